@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import { clientCreate, clientUpdate } from '../src/contract/client.ts';
+import { domainCreate, domainUpdate } from '../src/contract/domain.ts';
+import { assetCreate, assetUpdate } from '../src/contract/embedding-asset.ts';
+import { embeddingCreate, embeddingUpdate } from '../src/contract/embedding.ts';
+import { placeholderCreate, placeholderReplaceAll, placeholderUpdate } from '../src/contract/placeholder.ts';
+import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
+import type { RequestContext } from '../src/context.ts';
+import * as clients from '../src/features/clients/client.operations.ts';
+import * as domains from '../src/features/domains/domain.operations.ts';
+import * as assets from '../src/features/embeddings/embedding-asset.operations.ts';
+import * as embeddings from '../src/features/embeddings/embedding.operations.ts';
+import * as placeholders from '../src/features/placeholders/placeholder.operations.ts';
+import * as themes from '../src/features/themes/theme.operations.ts';
+
+/**
+ * The REST compatibility layer, one row per route: method, path, the operation it reaches
+ * (the same one GraphQL resolvers call), the contract schema of its body, the success status
+ * and the error statuses it documents. Paths and codes are those of SERVICE.md §3.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** `/a/:x/b/:y` → 'x' | 'y' */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+type Params<P extends string> = { [K in ParamNames<P>]: string };
+
+export type RestRoute = {
+  method: Method;
+  path: string;
+  summary: string;
+  /** The body's contract schema; routes without one take no body. */
+  body?: z.ZodType;
+  operation: (ctx: RequestContext, params: Record<string, string>, body: unknown) => Promise<unknown>;
+  /** 200/201 send the result as JSON; 204 sends nothing. */
+  status: 200 | 201 | 204;
+  errors: number[];
+};
+
+function route<P extends string, S extends z.ZodType | undefined = undefined>(row: {
+  method: Method;
+  path: P;
+  summary: string;
+  body?: S;
+  operation: (ctx: RequestContext, params: Params<P>, body: S extends z.ZodType ? z.output<S> : undefined) => Promise<unknown>;
+  status: 200 | 201 | 204;
+  errors: number[];
+}): RestRoute {
+  return row as unknown as RestRoute;
+}
+
+const CLIENTS = '/hosting/api/client';
+const CLIENT = `${CLIENTS}/:clientId` as const;
+const DOMAIN = `${CLIENT}/domain/:domainId` as const;
+const EMBEDDING = `${DOMAIN}/embedding/:embeddingId` as const;
+
+export const restRoutes: RestRoute[] = [
+  // ── clients ──────────────────────────────────────────────────────────────
+  route({ method: 'POST', path: CLIENTS, summary: 'Create client', body: clientCreate,
+    operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 409] }),
+  route({ method: 'GET', path: CLIENTS, summary: 'Read all clients',
+    operation: (ctx) => clients.listClients(ctx), status: 200, errors: [] }),
+  route({ method: 'GET', path: CLIENT, summary: 'Read client',
+    operation: (ctx, p) => clients.getClient(ctx, p.clientId), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: CLIENT, summary: 'Update client', body: clientUpdate,
+    operation: (ctx, p, body) => clients.updateClient(ctx, p.clientId, body), status: 200, errors: [400, 404, 409] }),
+  route({ method: 'DELETE', path: CLIENT, summary: 'Delete client and everything beneath it',
+    operation: (ctx, p) => clients.deleteClient(ctx, p.clientId), status: 204, errors: [404] }),
+
+  // ── domains ──────────────────────────────────────────────────────────────
+  route({ method: 'POST', path: `${CLIENT}/domain`, summary: 'Create domain', body: domainCreate,
+    operation: (ctx, p, body) => domains.createDomain(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${CLIENT}/domain`, summary: 'Read all domains',
+    operation: (ctx, p) => domains.listDomains(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'GET', path: DOMAIN, summary: 'Read domain',
+    operation: (ctx, p) => domains.getDomain(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: DOMAIN, summary: 'Update domain', body: domainUpdate,
+    operation: (ctx, p, body) => domains.updateDomain(ctx, p, body), status: 200, errors: [400, 404] }),
+  route({ method: 'DELETE', path: DOMAIN, summary: 'Delete domain and everything it holds',
+    operation: (ctx, p) => domains.deleteDomain(ctx, p), status: 204, errors: [404] }),
+
+  // ── placeholders ─────────────────────────────────────────────────────────
+  route({ method: 'POST', path: `${DOMAIN}/placeholder`, summary: 'Create placeholder', body: placeholderCreate,
+    operation: (ctx, p, body) => placeholders.createPlaceholder(ctx, p, body), status: 201, errors: [400, 404, 409] }),
+  route({ method: 'PUT', path: `${DOMAIN}/placeholder`, summary: 'Replace all placeholders', body: placeholderReplaceAll,
+    operation: (ctx, p, body) => placeholders.replacePlaceholders(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${DOMAIN}/placeholder`, summary: 'Read all placeholders',
+    operation: (ctx, p) => placeholders.listPlaceholders(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'GET', path: `${DOMAIN}/placeholder/:placeholderName`, summary: 'Read placeholder',
+    operation: (ctx, p) => placeholders.getPlaceholder(ctx, p, p.placeholderName), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: `${DOMAIN}/placeholder/:placeholderName`, summary: 'Update placeholder', body: placeholderUpdate,
+    operation: (ctx, p, body) => placeholders.updatePlaceholder(ctx, p, p.placeholderName, body), status: 200, errors: [400, 404] }),
+  route({ method: 'DELETE', path: `${DOMAIN}/placeholder/:placeholderName`, summary: 'Delete placeholder',
+    operation: (ctx, p) => placeholders.deletePlaceholder(ctx, p, p.placeholderName), status: 204, errors: [404] }),
+
+  // ── embedding assets ("cookies") ─────────────────────────────────────────
+  route({ method: 'POST', path: `${EMBEDDING}/asset`, summary: 'Create cookie', body: assetCreate,
+    operation: (ctx, p, body) => assets.createAsset(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${EMBEDDING}/asset`, summary: 'Read all cookies',
+    operation: (ctx, p) => assets.listAssets(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'GET', path: `${EMBEDDING}/asset/:assetId`, summary: 'Read cookie',
+    operation: (ctx, p) => assets.getAsset(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: `${EMBEDDING}/asset/:assetId`, summary: 'Update cookie', body: assetUpdate,
+    operation: (ctx, p, body) => assets.updateAsset(ctx, p, body), status: 200, errors: [400, 404] }),
+  route({ method: 'DELETE', path: `${EMBEDDING}/asset/:assetId`, summary: 'Delete cookie',
+    operation: (ctx, p) => assets.deleteAsset(ctx, p), status: 204, errors: [404] }),
+
+  // ── embeddings ───────────────────────────────────────────────────────────
+  route({ method: 'POST', path: `${DOMAIN}/embedding`, summary: 'Create embedding', body: embeddingCreate,
+    operation: (ctx, p, body) => embeddings.createEmbedding(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${DOMAIN}/embedding`, summary: 'Read all embeddings',
+    operation: (ctx, p) => embeddings.listEmbeddings(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'GET', path: EMBEDDING, summary: 'Read embedding',
+    operation: (ctx, p) => embeddings.getEmbedding(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: EMBEDDING, summary: 'Update embedding (assets sent replace all assets)', body: embeddingUpdate,
+    operation: (ctx, p, body) => embeddings.updateEmbedding(ctx, p, body), status: 200, errors: [400, 404] }),
+  route({ method: 'DELETE', path: EMBEDDING, summary: 'Delete embedding and its assets',
+    operation: (ctx, p) => embeddings.deleteEmbedding(ctx, p), status: 204, errors: [404] }),
+
+  // ── themes ───────────────────────────────────────────────────────────────
+  route({ method: 'POST', path: `${DOMAIN}/theme`, summary: 'Create theme', body: themeCreate,
+    operation: (ctx, p, body) => themes.createTheme(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${DOMAIN}/theme`, summary: 'Read all themes',
+    operation: (ctx, p) => themes.listThemes(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'GET', path: `${DOMAIN}/theme/:themeId`, summary: 'Read theme',
+    operation: (ctx, p) => themes.getTheme(ctx, p), status: 200, errors: [404] }),
+  route({ method: 'PUT', path: `${DOMAIN}/theme/:themeId`, summary: 'Update theme', body: themeUpdate,
+    operation: (ctx, p, body) => themes.updateTheme(ctx, p, body), status: 200, errors: [400, 404] }),
+  route({ method: 'DELETE', path: `${DOMAIN}/theme/:themeId`, summary: 'Delete theme',
+    operation: (ctx, p) => themes.deleteTheme(ctx, p), status: 204, errors: [404] }),
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads from its environment, with its default.
+ * SERVICE.md §5 fixes the names; the README's configuration table mirrors this file.
+ */
+const settingsSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Settings = {
+  port: number;
+  host: string;
+  /** Unset: the service starts an embedded PGlite database. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  databasePoolSize: number;
+  publicBaseUrl: string;
+  logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
+  environment: z.infer<typeof settingsSchema>['NODE_ENV'];
+};
+
+export class SettingsError extends Error {}
+
+/** Reads and checks the settings; throws one error naming every bad variable. */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = settingsSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new SettingsError(`invalid settings: ${problems.join('; ')}`);
+  }
+  const s = parsed.data;
+  return {
+    port: s.PORT,
+    host: s.HOST,
+    databaseUrl: s.DATABASE_URL,
+    dataDir: s.DATA_DIR,
+    databasePoolSize: s.DATABASE_POOL_SIZE,
+    publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
+    logLevel: s.LOG_LEVEL,
+    environment: s.NODE_ENV,
+  };
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,32 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** PGlite, the embedded PostgreSQL, reachable by the ordinary driver on a loopback port. */
+export type EmbeddedPostgres = {
+  /** postgres:// URL of the loopback socket */
+  url: string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts PGlite with its files in `dataDir` (`memory://` keeps nothing) and serves it on
+ * 127.0.0.1 on a free port. PGlite runs one session: the socket server queues the
+ * connections' messages onto it, so the service connects through a pool of one connection
+ * (see db/orm.ts), which also keeps the extended-protocol messages of two queries apart.
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create(inMemory ? 'memory://' : dataDir);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
+  await server.start();
+  const [host, port] = server.getServerConn().split(':');
+  return {
+    url: `postgres://postgres@${host}:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
+import { startEmbeddedPostgres } from './embedded.ts';
+import { entities } from './entities.ts';
+import { migrationsList } from './migrations/index.ts';
+
+export type Database = {
+  orm: MikroORM;
+  /** What the service runs on, for the start-up log line (never contains a password). */
+  description: string;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  /** A PostgreSQL server; unset: embedded PGlite in `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize: number;
+  /** Apply pending migrations before returning (the default). */
+  migrate?: boolean;
+};
+
+export function ormConfig(clientUrl: string, poolSize: number): Options {
+  return defineConfig({
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList, snapshot: false, silent: true, allOrNothing: true, transactional: true },
+    pool: { min: 0, max: poolSize },
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+  });
+}
+
+/** Opens the database the settings name, migrated to the current schema. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(options.dataDir);
+  const clientUrl = options.databaseUrl ?? embedded!.url;
+  try {
+    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize));
+    if (options.migrate !== false) await orm.migrator.up();
+    return {
+      orm,
+      description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redact(clientUrl)}`,
+      async close() {
+        await orm.close(true);
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}

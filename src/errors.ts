@@ -1,0 +1,36 @@
+/**
+ * Errors are values with a kind. Operations throw them; the two edges (REST adapter,
+ * GraphQL) turn the kind into an HTTP status or a GraphQL error code.
+ */
+export type ErrorKind =
+  | 'validation'
+  | 'not_found'
+  | 'conflict'
+  | 'unauthenticated'
+  | 'upstream'
+  | 'unavailable';
+
+/** One problem with a payload: a JSON pointer into it and what is wrong there. */
+export type FieldProblem = { path: string; message: string };
+
+export class ServiceError extends Error {
+  readonly kind: ErrorKind;
+  readonly problems: FieldProblem[];
+
+  constructor(kind: ErrorKind, message: string, problems: FieldProblem[] = []) {
+    super(message);
+    this.name = 'ServiceError';
+    this.kind = kind;
+    this.problems = problems;
+  }
+}
+
+export const invalid = (message: string, problems: FieldProblem[] = []) =>
+  new ServiceError('validation', message, problems);
+
+export const notFound = (what: string) => new ServiceError('not_found', `${what} not found`);
+
+export const conflict = (message: string, problems: FieldProblem[] = []) =>
+  new ServiceError('conflict', message, problems);
+
+export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;

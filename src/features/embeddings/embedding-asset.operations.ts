@@ -1,0 +1,65 @@
+import { type AssetCreate, assetDefaults, type AssetUpdate, type EmbeddingAsset } from '../../contract/embedding-asset.ts';
+import type { RequestContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import { requireDomain } from '../domains/domain.scope.ts';
+import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
+import { type EmbeddingScope, findEmbedding } from './embedding.operations.ts';
+import { toEmbeddingAsset } from './embedding.view.ts';
+
+/** The embedding assets the REST API calls "cookies". */
+
+export type AssetScope = EmbeddingScope & { assetId: string };
+
+function pick(assets: Iterable<EmbeddingAssetRow>, assetId: string): EmbeddingAssetRow {
+  for (const asset of assets) if (asset.id === assetId) return asset;
+  throw notFound(`asset ${assetId}`);
+}
+
+export async function listAssets(ctx: RequestContext, scope: EmbeddingScope): Promise<EmbeddingAsset[]> {
+  const domain = await requireDomain(ctx, scope);
+  const embedding = await findEmbedding(ctx.em, domain, scope.embeddingId);
+  return embedding.assets.getItems().map(toEmbeddingAsset);
+}
+
+export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<EmbeddingAsset> {
+  const domain = await requireDomain(ctx, scope);
+  const embedding = await findEmbedding(ctx.em, domain, scope.embeddingId);
+  return toEmbeddingAsset(pick(embedding.assets, scope.assetId));
+}
+
+export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
+  return inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const embedding = await findEmbedding(em, domain, scope.embeddingId);
+    const position = Math.max(-1, ...embedding.assets.getItems().map((asset) => asset.position)) + 1;
+    const { id: _ignored, ...fields } = input;
+    const row = em.create(EmbeddingAssetEntity, { ...assetDefaults, ...fields, position, id: newId(), embedding });
+    await em.flush();
+    return toEmbeddingAsset(row);
+  });
+}
+
+export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
+  return inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const embedding = await findEmbedding(em, domain, scope.embeddingId);
+    const row = pick(embedding.assets, scope.assetId);
+    const { id: _ignored, ...fields } = input;
+    em.assign(row, fields);
+    await em.flush();
+    return toEmbeddingAsset(row);
+  });
+}
+
+export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
+  await inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const embedding = await findEmbedding(em, domain, scope.embeddingId);
+    const deleted = isId(scope.assetId)
+      ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding })
+      : 0;
+    if (deleted === 0) throw notFound(`asset ${scope.assetId}`);
+  });
+}

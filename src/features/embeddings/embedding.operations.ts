@@ -1,0 +1,117 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { assetDefaults, type AssetCreate } from '../../contract/embedding-asset.ts';
+import {
+  type Embedding,
+  type EmbeddingCreate,
+  embeddingDefaults,
+  type EmbeddingUpdate,
+} from '../../contract/embedding.ts';
+import type { RequestContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import type { DomainRow } from '../domains/domain.entity.ts';
+import { type DomainScope, requireDomain } from '../domains/domain.scope.ts';
+import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
+import { toEmbedding } from './embedding.view.ts';
+
+export type EmbeddingScope = DomainScope & { embeddingId: string };
+
+/** The embedding, with its assets, if it belongs to the domain; otherwise "not found". */
+export async function findEmbedding(em: EntityManager, domain: DomainRow, embeddingId: string): Promise<EmbeddingRow> {
+  const row = isId(embeddingId)
+    ? await em.findOne(EmbeddingEntity, { id: embeddingId, domain }, { populate: ['assets'] })
+    : null;
+  if (!row) throw notFound(`embedding ${embeddingId}`);
+  return row;
+}
+
+export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): Promise<Embedding[]> {
+  const domain = await requireDomain(ctx, scope);
+  const rows = await ctx.em.find(EmbeddingEntity, { domain }, { populate: ['assets'], orderBy: { id: 'asc' } });
+  return rows.map((row) => toEmbedding(row));
+}
+
+export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
+  const domain = await requireDomain(ctx, scope);
+  return toEmbedding(await findEmbedding(ctx.em, domain, scope.embeddingId));
+}
+
+export async function createEmbedding(
+  ctx: RequestContext,
+  scope: DomainScope,
+  input: EmbeddingCreate,
+): Promise<Embedding> {
+  return inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    return toEmbedding(...insertEmbedding(em, domain, input));
+  });
+}
+
+/**
+ * Adds an embedding and its assets to the unit of work (flushed by the caller's transaction).
+ * Shared with the onboarding operations that create embeddings.
+ */
+export function insertEmbedding(
+  em: EntityManager,
+  domain: DomainRow,
+  input: EmbeddingCreate,
+): [EmbeddingRow, EmbeddingAssetRow[]] {
+  const { id: _ignored, assets = [], ...fields } = input;
+  const row = em.create(EmbeddingEntity, { ...embeddingDefaults, ...fields, id: newId(), domain });
+  return [row, replaceAssets(em, row, [], assets)];
+}
+
+export async function updateEmbedding(
+  ctx: RequestContext,
+  scope: EmbeddingScope,
+  input: EmbeddingUpdate,
+): Promise<Embedding> {
+  return inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const row = await findEmbedding(em, domain, scope.embeddingId);
+    const { id: _ignored, assets, ...fields } = input;
+    em.assign(row, fields);
+    const current = row.assets.getItems();
+    const next = assets === undefined ? current : replaceAssets(em, row, current, assets);
+    await em.flush();
+    return toEmbedding(row, next);
+  });
+}
+
+export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
+  await inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const deleted = isId(scope.embeddingId)
+      ? await em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain })
+      : 0;
+    if (deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
+  });
+}
+
+/**
+ * The embedding's assets become exactly `inputs`, in that order. A sent `id` is read-only, but
+ * when it names one of this embedding's current assets that asset keeps its id (so a client
+ * that reads an embedding and PUTs it back does not churn asset ids); every other current
+ * asset is removed.
+ */
+function replaceAssets(
+  em: EntityManager,
+  embedding: EmbeddingRow,
+  current: EmbeddingAssetRow[],
+  inputs: AssetCreate[],
+): EmbeddingAssetRow[] {
+  const reusable = new Map(current.map((asset) => [asset.id, asset]));
+  const next = inputs.map((input, position) => {
+    const { id, ...fields } = input;
+    const values = { ...assetDefaults, ...fields, position };
+    const existing = typeof id === 'string' ? reusable.get(id) : undefined;
+    if (existing) {
+      reusable.delete(existing.id);
+      return em.assign(existing, values);
+    }
+    return em.create(EmbeddingAssetEntity, { ...values, id: newId(), embedding });
+  });
+  for (const dropped of reusable.values()) em.remove(dropped);
+  return next;
+}

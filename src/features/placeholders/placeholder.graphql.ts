@@ -1,0 +1,88 @@
+import {
+  type Placeholder,
+  placeholderCreate,
+  placeholderReplaceAll,
+  placeholderUpdate,
+} from '../../contract/placeholder.ts';
+import { domainArgs } from '../../graphql/args.ts';
+import { builder } from '../../graphql/builder.ts';
+import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
+import {
+  createPlaceholder,
+  deletePlaceholder,
+  getPlaceholder,
+  listPlaceholders,
+  replacePlaceholders,
+  updatePlaceholder,
+} from './placeholder.operations.ts';
+
+export const PlaceholderType = builder.objectRef<Placeholder>('Placeholder').implement({
+  description: 'A named text variable of a domain.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: '1–100 letters, digits, "_", "-" or "."; unique in the domain.' }),
+    value: t.exposeString('value'),
+  }),
+});
+
+const PlaceholderInput = builder.inputType('PlaceholderInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    value: t.string({ required: true }),
+  }),
+});
+
+const PlaceholderUpdateInput = builder.inputType('PlaceholderUpdateInput', {
+  fields: (t) => ({
+    name: t.string({ description: "Absent, or equal to the placeholder's name: placeholders are not renamed." }),
+    value: t.string(),
+  }),
+});
+
+builder.objectFields(DomainType, (t) => ({
+  placeholders: t.field({
+    type: [PlaceholderType],
+    resolve: (domain, _, ctx) => listPlaceholders(ctx, scopeOf(domain)),
+  }),
+  placeholder: t.field({
+    type: PlaceholderType,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (domain, { name }, ctx) => getPlaceholder(ctx, scopeOf(domain), name),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPlaceholder: t.field({
+    type: PlaceholderType,
+    args: {
+      ...domainArgs(t),
+      input: t.arg({ type: PlaceholderInput, required: true }).validate(placeholderCreate),
+    },
+    resolve: (_, { input, ...scope }, ctx) => createPlaceholder(ctx, scope, input),
+  }),
+  replacePlaceholders: t.field({
+    type: [PlaceholderType],
+    description: "Replaces all of the domain's placeholders with these, in one transaction.",
+    args: {
+      ...domainArgs(t),
+      placeholders: t.arg({ type: [PlaceholderInput], required: true }).validate(placeholderReplaceAll),
+    },
+    resolve: (_, { placeholders, ...scope }, ctx) => replacePlaceholders(ctx, scope, placeholders),
+  }),
+  updatePlaceholder: t.field({
+    type: PlaceholderType,
+    args: {
+      ...domainArgs(t),
+      name: t.arg.string({ required: true }),
+      input: t.arg({ type: PlaceholderUpdateInput, required: true }).validate(placeholderUpdate),
+    },
+    resolve: (_, { name, input, ...scope }, ctx) => updatePlaceholder(ctx, scope, name, input),
+  }),
+  deletePlaceholder: t.string({
+    description: "Deletes the placeholder; returns its name.",
+    args: { ...domainArgs(t), name: t.arg.string({ required: true }) },
+    resolve: async (_, { name, ...scope }, ctx) => {
+      await deletePlaceholder(ctx, scope, name);
+      return name;
+    },
+  }),
+}));

@@ -1,0 +1,48 @@
+import type { Server } from 'node:http';
+import { loadSettings, SettingsError } from './config.ts';
+import { openDatabase } from './db/orm.ts';
+import { createLogger } from './logger.ts';
+import { buildApp } from './server.ts';
+
+/** Starts the service: settings → database (migrated) → HTTP server; stops cleanly on a signal. */
+async function main() {
+  const settings = loadSettings();
+  const logger = createLogger(settings.logLevel);
+  const started = performance.now();
+  const database = await openDatabase({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    poolSize: settings.databasePoolSize,
+  });
+  const app = buildApp({ orm: database.orm, logger });
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const base = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
+  logger.info(
+    { database: database.description, startupMs: Math.round(performance.now() - started) },
+    `listening on ${base} (REST under ${base}/hosting/api, GraphQL and GraphiQL at ${base}/graphql)`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeIdleConnections();
+    await database.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof SettingsError) console.error(error.message);
+  else console.error('the service could not start:', error);
+  process.exit(1);
+});

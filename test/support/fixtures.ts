@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { THEME_COLORS } from '../../src/contract/theme.ts';
+import type { TestService } from './service.ts';
+
+/** Payload builders and seeding helpers shared by the suites. */
+
+export const API = '/hosting/api/client';
+
+export type DomainPath = { clientId: string; domainId: string; base: string };
+
+export async function createClient(service: TestService, overrides: Record<string, unknown> = {}) {
+  const answer = await service.rest('POST', API, {
+    username: `operator-${randomUUID()}`,
+    emailAddress: 'ops@example.org',
+    ...overrides,
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as { id: string; username: string };
+}
+
+/** A new client with one domain; `base` is the REST prefix of that domain. */
+export async function createDomain(service: TestService, name = 'www.example.org'): Promise<DomainPath> {
+  const client = await createClient(service);
+  const answer = await service.rest('POST', `${API}/${client.id}/domain`, { name });
+  expect(answer.status, answer.text).toBe(201);
+  return { clientId: client.id, domainId: answer.body.id, base: `${API}/${client.id}/domain/${answer.body.id}` };
+}
+
+export const embeddingPayload = (overrides: Record<string, unknown> = {}) => ({
+  name: 'YouTube',
+  purpose: '6cd2721',
+  vendor: 'Google Ireland Limited',
+  privacyPolicyUrl: 'https://policies.google.com/privacy',
+  assets: [
+    { name: 'VISITOR_INFO1_LIVE', lifetime: '6 months', description: 'Estimates bandwidth' },
+    { name: 'yt-remote-*', dynamic: true, storageType: 'localStorage' },
+  ],
+  ...overrides,
+});
+
+export const themePayload = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Corporate',
+  ...Object.fromEntries(THEME_COLORS.map((key, i) => [key, `#${(0x102030 + i * 0x010101).toString(16)}`])),
+  ...overrides,
+});
+
+/** Everything stored under a domain, read back through REST, to prove a write changed nothing. */
+export async function domainState(service: TestService, path: DomainPath) {
+  const [domain, placeholders, embeddings, themes] = await Promise.all(
+    ['', '/placeholder', '/embedding', '/theme'].map((suffix) => service.rest('GET', `${path.base}${suffix}`)),
+  );
+  return { domain: domain!.body, placeholders: placeholders!.body, embeddings: embeddings!.body, themes: themes!.body };
+}
+
+/** A well-formed id that names nothing. */
+export const unknownId = () => '01900000-0000-7000-8000-000000000000';

@@ -1,0 +1,72 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { pino } from 'pino';
+import { type Database, openDatabase } from '../../src/db/orm.ts';
+import { buildApp } from '../../src/server.ts';
+import { freshTestDatabase } from './database.ts';
+
+export type HttpAnswer<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+export type GraphqlAnswer<T = any> = {
+  status: number;
+  data: T | null | undefined;
+  errors: { message: string; path?: string[]; extensions?: { code?: string; errors?: { path: string; message: string }[] } }[] | undefined;
+};
+
+type RawRequest = { method: string; path: string; body?: string | Buffer; headers?: Record<string, string> };
+
+/** The service, started on a loopback port against a fresh database, driven over real HTTP. */
+export type TestService = {
+  baseUrl: string;
+  database: Database;
+  /** JSON in, JSON (or text) out. */
+  rest<T = any>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
+  /** Any body and headers, for non-JSON and oversized requests. */
+  raw(request: RawRequest): Promise<HttpAnswer>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer<T>>;
+  close(): Promise<void>;
+};
+
+export async function startTestService(): Promise<TestService> {
+  const { databaseUrl, drop } = await freshTestDatabase();
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 5 });
+  const app = buildApp({ orm: database.orm, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const raw = async ({ method, path, body, headers }: RawRequest): Promise<HttpAnswer> => {
+    const response = await fetch(`${baseUrl}${path}`, { method, body, headers });
+    const text = await response.text();
+    const isJson = /json/.test(response.headers.get('content-type') ?? '');
+    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+  };
+
+  return {
+    baseUrl,
+    database,
+    raw,
+    rest: (method, path, body) =>
+      raw({
+        method,
+        path,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    async graphql(query, variables) {
+      const answer = await raw({
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify({ query, variables }),
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+      });
+      return { status: answer.status, data: answer.body.data, errors: answer.body.errors };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await database.close();
+      await drop();
+    },
+  };
+}
