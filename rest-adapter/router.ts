@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { parsePayload } from '../src/contract/validate.ts';
+import { invalidPayload, parsePayload } from '../src/contract/validate.ts';
 import { translateDatabaseError } from '../src/db/transaction.ts';
 import { ServiceError } from '../src/errors.ts';
 import { contextOf } from '../src/http/request-context.ts';
@@ -10,12 +10,24 @@ import { type RestRoute, restRoutes } from './routes.ts';
 /** Request bodies above this are refused with 413 (SERVICE.md §3). */
 export const BODY_LIMIT = '2mb';
 
-/** Parses any request body as JSON, whatever content type it claims; not JSON → 400. */
-const jsonBody = express.json({ limit: BODY_LIMIT, type: () => true, strict: false });
+/** Reads any request body as text, whatever content type it claims (JSON is parsed below). */
+const readBody = express.text({ limit: BODY_LIMIT, type: () => true });
+
+/** The body as JSON; an empty body or one that is not JSON is a 400, never an empty update. */
+function jsonBody(text: unknown): unknown {
+  if (typeof text !== 'string' || text === '') {
+    throw invalidPayload([{ path: '', message: 'a JSON body is required' }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidPayload([{ path: '', message: 'is not valid JSON' }]);
+  }
+}
 
 /** parse → call → present: the adapter does nothing else. */
 const handlerFor = (row: RestRoute) => async (req: Request, res: Response) => {
-  const body = row.body ? parsePayload(row.body, req.body) : undefined;
+  const body = row.body ? parsePayload(row.body, jsonBody(req.body)) : undefined;
   const result = await row.operation(contextOf(req), req.params as Record<string, string>, body);
   if (row.status === 204) res.status(204).end();
   else res.status(row.status).json(result);
@@ -26,7 +38,7 @@ export function createRestRouter(routes: RestRoute[] = restRoutes): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const methodsByPath = new Map<string, Set<string>>();
   for (const row of routes) {
-    const handlers = row.body ? [jsonBody, handlerFor(row)] : [handlerFor(row)];
+    const handlers = row.body ? [readBody, handlerFor(row)] : [handlerFor(row)];
     router[row.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](row.path, ...handlers);
     const methods = methodsByPath.get(row.path) ?? new Set<string>();
     methods.add(row.method);
@@ -62,9 +74,6 @@ export const problemHandler =
     const httpError = error as HttpError;
     if (httpError.type === 'entity.too.large') {
       return sendProblem(res, problem(413, `the request body is larger than ${BODY_LIMIT.toUpperCase().replace('MB', ' MiB')}`));
-    }
-    if (httpError.type === 'entity.parse.failed') {
-      return sendProblem(res, problem(400, 'the request body is not valid JSON', [{ path: '', message: 'is not valid JSON' }]));
     }
     if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
       return sendProblem(res, problem(httpError.status === 415 ? 400 : httpError.status, httpError.message));

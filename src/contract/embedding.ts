@@ -56,9 +56,9 @@ export const embeddingFields = {
   legalBasis: text(),
   placeOfProcessing: text(),
   translations: translations(embeddingTranslation),
-  tcfVendor: z.int('must be an integer').min(1).nullable(),
-  tcfPurposes: uniqueList(z.int('must be an integer').min(1).max(11)),
-  tcfSpecialFeatures: uniqueList(z.int('must be an integer').min(1).max(2)),
+  tcfVendor: z.int().min(1).nullable(),
+  tcfPurposes: uniqueList(z.int().min(1).max(11)),
+  tcfSpecialFeatures: uniqueList(z.int().min(1).max(2)),
   googleConsentMode: uniqueList(z.enum(GOOGLE_CONSENT_MODES)),
   /** In a write, replaces every asset of the embedding. */
   assets: list(assetCreate),

@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 /** Building blocks shared by the payload schemas (SERVICE.md §2). */
 
+// A missing required field says so, instead of zod's "expected nonoptional, received undefined".
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
+});
+
 /** An array payload or array field holds at most this many items (SERVICE.md §3). */
 export const MAX_ITEMS = 1000;
 

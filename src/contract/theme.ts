@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base64Image, color, nameText, readOnly, text, uniqueList } from './fields.ts';
+import { base64Image, color, readOnly, text, uniqueList } from './fields.ts';
 
 /** Theme: the look of the consent banner (SERVICE.md §2). */
 
@@ -60,7 +60,7 @@ const colorFields = Object.fromEntries(THEME_COLORS.map((name) => [name, color()
 
 export const themeFields = {
   id: readOnly(),
-  name: nameText(),
+  name: text().max(255, 'must be at most 255 characters'),
   default: z.boolean(),
   ...flagFields,
   widgetButtons: uniqueList(z.enum(WIDGET_BUTTONS)),

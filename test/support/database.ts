@@ -15,7 +15,9 @@ export async function freshTestDatabase(): Promise<{ databaseUrl: string | undef
   url.pathname = `/${name}`;
   return {
     databaseUrl: url.toString(),
-    drop: () => withAdminClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)),
+    drop: async () => {
+      await withAdminClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
+    },
   };
 }
 

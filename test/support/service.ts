@@ -37,7 +37,7 @@ export async function startTestService(): Promise<TestService> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const raw = async ({ method, path, body, headers }: RawRequest): Promise<HttpAnswer> => {
-    const response = await fetch(`${baseUrl}${path}`, { method, body, headers });
+    const response = await fetch(`${baseUrl}${path}`, { method, body: body as BodyInit | undefined, headers });
     const text = await response.text();
     const isJson = /json/.test(response.headers.get('content-type') ?? '');
     return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };

@@ -140,6 +140,14 @@ const AssetTranslationInput = builder.inputType('EmbeddingAssetTranslationInput'
 const assetInput = (required: boolean) =>
   builder.inputType(required ? 'EmbeddingAssetInput' : 'EmbeddingAssetUpdateInput', {
     fields: (t) => ({
+      ...(required
+        ? {
+            id: t.id({
+              description:
+                "Only in an embedding's `assets`: the id of one of its current assets, which then keeps that id. Otherwise ignored.",
+            }),
+          }
+        : {}),
       name: t.string({ required }),
       dynamic: t.boolean(),
       storageType: t.string({ description: oneOf(STORAGE_TYPES) }),

@@ -87,7 +87,7 @@ export async function updatePlaceholder(
 export async function deletePlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
   await inTransaction(ctx.em, async (em) => {
     const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const deleted = await em.nativeDelete(PlaceholderEntity, { domain, name });
+    const deleted = PLACEHOLDER_NAME_PATTERN.test(name) ? await em.nativeDelete(PlaceholderEntity, { domain, name }) : 0;
     if (deleted === 0) throw notFound(`placeholder ${name}`);
   });
 }

@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import { GraphQLInputObjectType, GraphQLNonNull } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { restRoutes } from '../rest-adapter/routes.ts';
+import { clientCreate, clientUpdate } from '../src/contract/client.ts';
+import { domainCreate, domainUpdate } from '../src/contract/domain.ts';
+import { assetCreate, assetUpdate } from '../src/contract/embedding-asset.ts';
+import { embeddingCreate, embeddingUpdate } from '../src/contract/embedding.ts';
+import { placeholderCreate, placeholderUpdate } from '../src/contract/placeholder.ts';
+import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
+import { schema } from '../src/graphql/schema.ts';
+
+/** The rows of SERVICE.md §3's operation table: name, method, path after the prefix, codes. */
+async function specOperations() {
+  const spec = await readFile(new URL('../../shared/spec/SERVICE.md', import.meta.url), 'utf8');
+  const section = spec.slice(spec.indexOf('## 3. REST layer'), spec.indexOf('## 4. GraphQL'));
+  return [...section.matchAll(/^\| ([^|]+?) \| (GET|POST|PUT|DELETE) (\S+) \| [^|]* \| (\d{3})[^|]* \| ([^|]*) \|$/gm)].map(
+    ([, name, method, path, success, errors]) => ({
+      name: name!,
+      method: method!,
+      path: `/hosting/api/client/:clientId/domain/:domainId${path!.replace(/\{(\w+)\}/g, ':$1')}`,
+      success: Number(success),
+      errors: errors!.split(',').map((code) => Number(code.trim())).filter(Boolean),
+    }),
+  );
+}
+
+describe('the REST route table against SERVICE.md §3', () => {
+  it('has a route with the same success status and error statuses for every resource operation', async () => {
+    const operations = (await specOperations()).filter((operation) => !operation.path.includes('/onboarding/'));
+    expect(operations).toHaveLength(21);
+    for (const operation of operations) {
+      const route = restRoutes.find((r) => r.method === operation.method && r.path === operation.path);
+      expect(route, `${operation.name}: ${operation.method} ${operation.path}`).toBeDefined();
+      expect(route!.status, operation.name).toBe(operation.success);
+      expect(route!.errors, operation.name).toEqual(expect.arrayContaining(operation.errors));
+    }
+  });
+
+  it.todo('covers the four onboarding operations (issue 3)');
+
+  it('has the management routes for clients and domains', () => {
+    const management = restRoutes.filter((r) => !r.path.includes('/domain/:domainId/')).map((r) => `${r.method} ${r.path}`);
+    expect(management.sort()).toEqual(
+      [
+        'POST /hosting/api/client',
+        'GET /hosting/api/client',
+        'GET /hosting/api/client/:clientId',
+        'PUT /hosting/api/client/:clientId',
+        'DELETE /hosting/api/client/:clientId',
+        'POST /hosting/api/client/:clientId/domain',
+        'GET /hosting/api/client/:clientId/domain',
+        'GET /hosting/api/client/:clientId/domain/:domainId',
+        'PUT /hosting/api/client/:clientId/domain/:domainId',
+        'DELETE /hosting/api/client/:clientId/domain/:domainId',
+      ].sort(),
+    );
+  });
+});
+
+/**
+ * Fields a client may send back but never sets. An asset in an embedding's `assets` may carry
+ * its id, so that it keeps it; GraphQL offers that field on EmbeddingAssetInput.
+ */
+const READ_ONLY = new Set(['id', 'path', 'url']);
+
+describe('GraphQL inputs against the contract schemas', () => {
+  const pairs: [string, z.ZodObject][] = [
+    ['ClientCreateInput', clientCreate],
+    ['ClientUpdateInput', clientUpdate],
+    ['DomainCreateInput', domainCreate],
+    ['DomainUpdateInput', domainUpdate],
+    ['PlaceholderInput', placeholderCreate],
+    ['PlaceholderUpdateInput', placeholderUpdate],
+    ['EmbeddingCreateInput', embeddingCreate],
+    ['EmbeddingUpdateInput', embeddingUpdate],
+    ['EmbeddingAssetInput', assetCreate],
+    ['EmbeddingAssetUpdateInput', assetUpdate],
+    ['ThemeCreateInput', themeCreate],
+    ['ThemeUpdateInput', themeUpdate],
+  ];
+
+  it.each(pairs)('%s has exactly the writable fields of the payload, required where the payload requires them', (typeName, payload) => {
+    const type = schema.getType(typeName);
+    expect(type).toBeInstanceOf(GraphQLInputObjectType);
+    const fields = (type as GraphQLInputObjectType).getFields();
+    const graphqlFields = Object.fromEntries(
+      Object.values(fields).map((field) => [field.name, field.type instanceof GraphQLNonNull]),
+    );
+    const contractFields = Object.fromEntries(
+      Object.entries(payload.shape)
+        .filter(([key]) => !READ_ONLY.has(key) || (typeName === 'EmbeddingAssetInput' && key === 'id'))
+        .map(([key, field]) => [key, !(field as z.ZodType).safeParse(undefined).success]),
+    );
+    expect(graphqlFields).toEqual(contractFields);
+  });
+});

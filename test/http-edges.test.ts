@@ -1,0 +1,351 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
+import {
+  API,
+  createDomain,
+  type DomainPath,
+  domainState,
+  embeddingPayload,
+  themePayload,
+} from './support/fixtures.ts';
+import { type HttpAnswer, startTestService, type TestService } from './support/service.ts';
+
+/**
+ * The edges of the HTTP surface (SERVICE.md §3 "Rules that hold everywhere"), driven from the
+ * REST route table: every route, path and body route found in `restRoutes` is covered, so a
+ * new row is checked without touching this file (a new path parameter or body route needs a
+ * seed id or a sample payload below, and the suite says so).
+ */
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+// ── the route table, read as data ───────────────────────────────────────────
+
+const label = (route: RestRoute) => `${route.method} ${route.path}`;
+const bodyRoutes = restRoutes.filter((route) => route.body !== undefined);
+/** Whether the route's body is an array (bulk) payload: its schema accepts `[]`. */
+const takesArray = (route: RestRoute) => route.body!.safeParse([]).success;
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const methodsByPath = new Map<string, Set<string>>();
+for (const route of restRoutes) {
+  const methods = methodsByPath.get(route.path) ?? new Set<string>();
+  methods.add(route.method);
+  methodsByPath.set(route.path, methods);
+}
+const notAllowed = [...methodsByPath].flatMap(([path, methods]) =>
+  ALL_METHODS.filter((method) => !methods.has(method)).map((method) => ({
+    path,
+    method,
+    allow: [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].sort(),
+  })),
+);
+
+// ── a seeded world: one of everything, ids by path parameter name ──────────
+
+type World = { domain: DomainPath; ids: Record<string, string> };
+
+async function seedWorld(): Promise<World> {
+  const domain = await createDomain(service);
+  const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload());
+  expect(embedding.status, embedding.text).toBe(201);
+  const theme = await service.rest('POST', `${domain.base}/theme`, themePayload());
+  expect(theme.status, theme.text).toBe(201);
+  const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
+  expect(placeholder.status, placeholder.text).toBe(201);
+  return {
+    domain,
+    ids: {
+      clientId: domain.clientId,
+      domainId: domain.domainId,
+      embeddingId: embedding.body.id,
+      assetId: embedding.body.assets[0].id,
+      themeId: theme.body.id,
+      placeholderName: 'seeded',
+    },
+  };
+}
+
+/** The route's path with every `:param` replaced by the world's id of that name. */
+function pathOf(route: { path: string }, world: World): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const id = world.ids[name];
+    if (id === undefined) throw new Error(`no seeded id for :${name} (${route.path}); add one to seedWorld`);
+    return encodeURIComponent(id);
+  });
+}
+
+/** Everything a refused request must leave alone: the seeded domain and the client list. */
+async function stateOf(world: World) {
+  const clients = await service.rest('GET', API);
+  return { domain: await domainState(service, world.domain), clients: clients.body };
+}
+
+/** A valid body per body route, for the success answers (a new body route needs one here). */
+const samples: Record<string, () => unknown> = {
+  'POST /hosting/api/client': () => ({ username: `op-${randomUUID()}`, emailAddress: 'op@example.org' }),
+  'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
+  'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId': () => ({ country: 'DE' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': () => ({ name: 'fresh', value: 'x' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder': () => [{ name: 'a', value: 'b' }],
+  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder/:placeholderName': () => ({ value: 'changed' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset': () => ({ name: '_ga' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset/:assetId': () => ({ lifetime: '1 day' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/embedding': () => embeddingPayload({ name: 'Vimeo' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId': () => ({ vendor: 'Someone' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
+};
+
+function sampleFor(route: RestRoute): string {
+  const sample = samples[label(route)];
+  if (!sample) throw new Error(`no sample payload for ${label(route)}; add one to samples`);
+  return JSON.stringify(sample());
+}
+
+// ── assertions ──────────────────────────────────────────────────────────────
+
+/** An RFC 9457 problem with the status; a 400 lists its problems in `errors`. */
+function expectProblem(answer: HttpAnswer, status: number) {
+  expect(answer.status, answer.text.slice(0, 500)).toBe(status);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(answer.body).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+  });
+  if (status === 400) {
+    expect(Array.isArray(answer.body.errors)).toBe(true);
+    for (const error of answer.body.errors) expect(error).toEqual({ path: expect.any(String), message: expect.any(String) });
+  }
+}
+
+const json = { 'content-type': 'application/json' };
+
+// ── the tests ───────────────────────────────────────────────────────────────
+
+describe('a path that matches no route', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await seedWorld();
+  });
+
+  const paths: [string, (w: World) => string][] = [
+    ['/', () => '/'],
+    ['/nothing-here', () => '/nothing-here'],
+    ['/hosting/api', () => '/hosting/api'],
+    ['/hosting/api/clients', () => '/hosting/api/clients'],
+    ['a differently cased prefix', (w) => `/Hosting/API/client/${w.ids.clientId}`],
+    ['an unknown collection under a domain', (w) => `${w.domain.base}/cookie`],
+    ['a segment too many under a placeholder', (w) => `${w.domain.base}/placeholder/seeded/extra`],
+    ['a segment too many under an asset', (w) => `${w.domain.base}/embedding/${w.ids.embeddingId}/asset/${w.ids.assetId}/more`],
+  ];
+
+  it.each(paths)('is 404 problem+json: %s', async (_, pathFor) => {
+    for (const method of ['GET', 'POST', 'DELETE', 'PATCH']) {
+      const answer = await service.raw({
+        method,
+        path: pathFor(world),
+        ...(method === 'POST' || method === 'PATCH' ? { body: '{}', headers: json } : {}),
+      });
+      expectProblem(answer, 404);
+    }
+  });
+});
+
+describe('a known path with a method it does not take', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await seedWorld();
+  });
+
+  it('covers every path of the table', () => {
+    expect(methodsByPath.size).toBeGreaterThan(0);
+    expect(notAllowed.length).toBeGreaterThan(0);
+  });
+
+  it.each(notAllowed)('$method $path is 405 with Allow: $allow', async ({ path, method, allow }) => {
+    const before = await stateOf(world);
+    const answer = await service.raw({
+      method,
+      path: pathOf({ path }, world),
+      ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}', headers: json }),
+    });
+    expectProblem(answer, 405);
+    const header = answer.headers.get('allow');
+    expect(header, 'Allow header').not.toBeNull();
+    expect(header!.split(',').map((m) => m.trim()).sort()).toEqual(allow);
+    expect(await stateOf(world)).toEqual(before);
+  });
+});
+
+describe.each(bodyRoutes.map((route) => [label(route), route] as const))('bodies of %s', (_, route) => {
+  let world: World;
+  beforeAll(async () => {
+    world = await seedWorld();
+  });
+
+  /** Sends the body, expects the problem, and proves nothing changed. */
+  async function refused(body: string | Buffer, status: number, headers: Record<string, string> = json) {
+    const before = await stateOf(world);
+    const answer = await service.raw({ method: route.method, path: pathOf(route, world), body, headers });
+    expectProblem(answer, status);
+    expect(await stateOf(world)).toEqual(before);
+    return answer;
+  }
+
+  it('refuses a body over 2 MiB with 413', async () => {
+    const filler = 'x'.repeat(2 * 1024 * 1024 + 1024);
+    const body = takesArray(route) ? `[${JSON.stringify(filler)}]` : JSON.stringify({ name: filler });
+    await refused(body, 413);
+  });
+
+  it.each([
+    ['"{not json"', '{not json'],
+    ['an empty body', ''],
+    ['a truncated document', '{"name": "a"'],
+    ['a trailing comma', '{"name": "a",}'],
+    ['single quotes', "{'name': 'a'}"],
+  ])('refuses a body that is not JSON (%s) with 400 and an errors array', async (_, body) => {
+    await refused(body, 400);
+  });
+
+  const wrongShapes: [string, string][] = [
+    ['a bare string', '"just a string"'],
+    ['a bare number', '42'],
+    ['null', 'null'],
+    ['true', 'true'],
+  ];
+  if (takesArray(route)) {
+    wrongShapes.push(['an object where an array belongs', '{}'], ['an object with index keys', '{"0": {"name": "a", "value": "b"}}']);
+  } else {
+    wrongShapes.push(['an array where an object belongs', '[]'], ['an array of an object', '[{}]']);
+  }
+  it.each(wrongShapes)('refuses JSON of the wrong shape (%s) with 400 pointing at the payload', async (_, body) => {
+    const answer = await refused(body, 400);
+    expect(answer.body.errors).toContainEqual({ path: '', message: expect.any(String) });
+  });
+
+  // What the service does: the REST router parses every body as JSON whatever content type it
+  // claims (rest-adapter/router.ts), so a valid JSON body under text/plain or with no content
+  // type at all is read like application/json. Shown here with an unknown property: the 400
+  // points at that property, which only a parsed body can do.
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['application/x-www-form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['no content type', {}],
+  ])('parses a JSON body sent as %s (a 400 names the unknown property)', async (_, headers) => {
+    const array = takesArray(route);
+    const body = Buffer.from(array ? '[{"notAField": 1}]' : '{"notAField": 1}');
+    const answer = await refused(body, 400, headers);
+    expect(answer.body.errors).toContainEqual({ path: array ? '/0/notAField' : '/notAField', message: expect.any(String) });
+  });
+});
+
+describe('array payloads', () => {
+  const bulk = restRoutes.find((route) => route.method === 'PUT' && route.path.endsWith('/placeholder'));
+  let world: World;
+  beforeAll(async () => {
+    world = await seedWorld();
+  });
+  const items = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `p${i}`, value: `v${i}` }));
+
+  it('refuses a bulk replace of 1,001 placeholders with 400 and stores none', async () => {
+    expect(bulk).toBeDefined();
+    const before = await stateOf(world);
+    const answer = await service.rest('PUT', pathOf(bulk!, world), items(1001));
+    expectProblem(answer, 400);
+    expect(answer.body.errors.length).toBeGreaterThan(0);
+    expect(await stateOf(world)).toEqual(before);
+  });
+
+  it('takes a bulk replace of exactly 1,000 placeholders (201)', async () => {
+    const answer = await service.rest('PUT', pathOf(bulk!, world), items(1000));
+    expect(answer.status, answer.text.slice(0, 500)).toBe(201);
+    expect(answer.body).toHaveLength(1000);
+    const stored = await service.rest('GET', pathOf(bulk!, world));
+    expect(stored.body).toEqual(items(1000));
+  });
+
+  it('takes a body just under 2 MiB (not 413)', async () => {
+    const create = restRoutes.find((route) => route.method === 'POST' && route.path.endsWith('/placeholder'))!;
+    const value = 'x'.repeat(2 * 1024 * 1024 - 100);
+    const answer = await service.rest('POST', pathOf(create, world), { name: 'big', value });
+    expect(answer.status, answer.text.slice(0, 500)).toBe(201);
+    expect(answer.body.value).toHaveLength(value.length);
+  });
+});
+
+describe('success answers', () => {
+  it.each(restRoutes.map((route) => [label(route), route] as const))(
+    '%s answers its status, as JSON or (204) with an empty body',
+    async (_, route) => {
+      const world = await seedWorld();
+      const answer = await service.raw({
+        method: route.method,
+        path: pathOf(route, world),
+        ...(route.body ? { body: sampleFor(route), headers: json } : {}),
+      });
+      expect(answer.status, answer.text.slice(0, 500)).toBe(route.status);
+      if (route.status === 204) {
+        expect(answer.text).toBe('');
+        expect(answer.headers.get('content-length') ?? '0').toBe('0');
+      } else {
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(() => JSON.parse(answer.text)).not.toThrow();
+      }
+    },
+  );
+
+  it.each(bodyRoutes.map((route) => [label(route), route] as const))(
+    '%s takes a valid JSON body sent as text/plain like application/json',
+    async (_, route) => {
+      const world = await seedWorld();
+      const answer = await service.raw({
+        method: route.method,
+        path: pathOf(route, world),
+        body: sampleFor(route),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(answer.status, answer.text.slice(0, 500)).toBe(route.status);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    },
+  );
+});
+
+describe('GraphQL edges', () => {
+  it('serves GraphiQL to a browser (GET /graphql, Accept: text/html)', async () => {
+    const answer = await service.raw({ method: 'GET', path: '/graphql', headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.text).toMatch(/<html/i);
+    expect(answer.text).toMatch(/graphiql/i);
+  });
+
+  it('answers a syntax error with a GraphQL error, not a 500', async () => {
+    const answer = await service.graphql('query { clients { id ');
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.data ?? undefined).toBeUndefined();
+    expect(answer.errors?.[0]?.message).toMatch(/syntax error/i);
+  });
+
+  it('answers an unknown field with a GraphQL error, not a 500', async () => {
+    const answer = await service.graphql('query { clients { id noSuchField } }');
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.data ?? undefined).toBeUndefined();
+    expect(answer.errors?.[0]?.message).toMatch(/noSuchField/);
+  });
+
+  it('answers a body that is not JSON with an error, not a 500', async () => {
+    const answer = await service.raw({ method: 'POST', path: '/graphql', body: '{not json', headers: json });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+  });
+});
