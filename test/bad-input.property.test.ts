@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
-import { API, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './support/fixtures.ts';
+import { routeLabel as label, pathOf, samplePayload, seedWorld, stateOf, type World } from './support/route-world.ts';
 import { type HttpAnswer, startTestService, type TestService } from './support/service.ts';
 
 /**
@@ -26,7 +26,6 @@ afterAll(async () => {
 
 // ── the route table, read as data ───────────────────────────────────────────
 
-const label = (route: RestRoute) => `${route.method} ${route.path}`;
 const allowedStatuses = (route: RestRoute) => new Set([route.status, ...route.errors, 400, 404, 405, 413]);
 
 type SchemaDef = { type: string; shape?: Record<string, unknown>; element?: { def: SchemaDef } };
@@ -35,68 +34,6 @@ function bodyShape(route: RestRoute): { array: boolean; fields: string[] } {
   const def = (route.body as unknown as { def: SchemaDef }).def;
   if (def.type === 'array') return { array: true, fields: Object.keys(def.element?.def.shape ?? {}) };
   return { array: false, fields: Object.keys(def.shape ?? {}) };
-}
-
-// ── a seeded world per route ────────────────────────────────────────────────
-
-type World = { domain: DomainPath; ids: Record<string, string> };
-
-async function seedWorld(): Promise<World> {
-  const domain = await createDomain(service);
-  const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload());
-  expect(embedding.status, embedding.text).toBe(201);
-  const theme = await service.rest('POST', `${domain.base}/theme`, themePayload());
-  expect(theme.status, theme.text).toBe(201);
-  const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
-  expect(placeholder.status, placeholder.text).toBe(201);
-  return {
-    domain,
-    ids: {
-      clientId: domain.clientId,
-      domainId: domain.domainId,
-      embeddingId: embedding.body.id,
-      assetId: embedding.body.assets[0].id,
-      themeId: theme.body.id,
-      placeholderName: 'seeded',
-    },
-  };
-}
-
-/** The route's path; `odd` puts a verbatim (already encoded) segment in place of one parameter. */
-function pathOf(route: RestRoute, world: World, odd?: { param: string; segment: string }): string {
-  return route.path.replace(/:(\w+)/g, (_, name: string) => {
-    if (odd?.param === name) return odd.segment;
-    const id = world.ids[name];
-    if (id === undefined) throw new Error(`no seeded id for :${name} (${route.path}); add one to seedWorld`);
-    return encodeURIComponent(id);
-  });
-}
-
-async function stateOf(world: World) {
-  const [domain, clients] = await Promise.all([domainState(service, world.domain), service.rest('GET', API)]);
-  return { domain, clients: clients.body };
-}
-
-/** A valid body per body route, made unique by `tag`; hostile fields are laid over it. */
-const samples: Record<string, (tag: string) => unknown> = {
-  'POST /hosting/api/client': (tag) => ({ username: `op-${tag}`, emailAddress: 'op@example.org' }),
-  'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
-  'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId': () => ({ country: 'DE' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => ({ name: `p-${tag}`, value: 'x' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => [{ name: `p-${tag}`, value: 'b' }],
-  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder/:placeholderName': () => ({ value: 'changed' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset': () => ({ name: '_ga' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset/:assetId': () => ({ lifetime: '1 day' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/embedding': () => embeddingPayload({ name: 'Vimeo' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId': () => ({ vendor: 'Someone' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
-};
-function sampleOf(route: RestRoute): (tag: string) => unknown {
-  const sample = samples[label(route)];
-  if (!sample) throw new Error(`no sample payload for ${label(route)}; add one to samples`);
-  return sample;
 }
 
 // ── sending verbatim ────────────────────────────────────────────────────────
@@ -152,7 +89,7 @@ function checkerFor(world: World, initial: Awaited<ReturnType<typeof stateOf>>, 
     }
     expect(({} as Record<string, unknown>).polluted, 'Object.prototype was polluted').toBeUndefined();
     if (!trackState) return;
-    const now = await stateOf(world);
+    const now = await stateOf(service, world);
     if (answer.status >= 400) expect(now, `state changed by a refused request: ${summary}`).toEqual(last);
     last = now;
   };
@@ -214,7 +151,7 @@ const objectText = (entries: [string, string][]) => `{${entries.map(([key, value
 /** Hostile bodies for a route: its sample with hostile fields laid over it, wrong shapes, junk. */
 function hostileBody(route: RestRoute): fc.Arbitrary<{ body: string | Buffer; contentType: string | undefined }> {
   const { array, fields } = bodyShape(route);
-  const sample = sampleOf(route);
+  const sample = (tag: string) => samplePayload(route, tag);
   const key = fc.oneof(
     { weight: 6, arbitrary: fields.length > 0 ? fc.constantFrom(...fields) : fc.constant('name') },
     { weight: 2, arbitrary: fc.constantFrom(...PROTO_KEYS) },
@@ -314,8 +251,8 @@ describe('hostile bodies on every route that takes one', () => {
   it.each(bodyRoutes.map((route) => [label(route), route] as const))(
     '%s: documented status, never 500; a refusal changes nothing',
     async (_, route) => {
-      const world = await seedWorld();
-      const check = checkerFor(world, await stateOf(world), true);
+      const world = await seedWorld(service);
+      const check = checkerFor(world, await stateOf(service, world), true);
       const path = pathOf(route, world);
       await fc.assert(
         fc.asyncProperty(hostileBody(route), async ({ body, contentType }) => {
@@ -338,16 +275,16 @@ describe('odd path ids on every route', () => {
   it.each(routesWithParams.map((route) => [label(route), route] as const))(
     '%s: 4xx from the documented set for any odd id; a refusal changes nothing',
     async (_, route) => {
-      const world = await seedWorld();
+      const world = await seedWorld(service);
       const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-      const check = checkerFor(world, await stateOf(world), route.method !== 'GET');
+      const check = checkerFor(world, await stateOf(service, world), route.method !== 'GET');
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...params), oddSegment, fc.uuid(), async (param, segment, tag) => {
           const path = pathOf(route, world, { param, segment });
           const answer = await send({
             method: route.method,
             path,
-            ...(route.body ? { body: JSON.stringify(sampleOf(route)(tag)), headers: { 'content-type': 'application/json' } } : {}),
+            ...(route.body ? { body: JSON.stringify(samplePayload(route, tag)), headers: { 'content-type': 'application/json' } } : {}),
           });
           // No seeded object has this id: whatever the route, nothing is found or the id is malformed.
           expect(answer.status, `${route.method} ${path.slice(0, 300)} → ${answer.status}`).toBeGreaterThanOrEqual(400);

@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
-import {
-  API,
-  createDomain,
-  type DomainPath,
-  domainState,
-  embeddingPayload,
-  themePayload,
-} from './support/fixtures.ts';
+import { routeLabel as label, samplePayload, seedWorld, stateOf, pathOf, type World } from './support/route-world.ts';
 import { type HttpAnswer, startTestService, type TestService } from './support/service.ts';
 
 /**
@@ -26,7 +18,6 @@ afterAll(() => service.close());
 
 // ── the route table, read as data ───────────────────────────────────────────
 
-const label = (route: RestRoute) => `${route.method} ${route.path}`;
 const bodyRoutes = restRoutes.filter((route) => route.body !== undefined);
 /** Whether the route's body is an array (bulk) payload: its schema accepts `[]`. */
 const takesArray = (route: RestRoute) => route.body!.safeParse([]).success;
@@ -45,69 +36,6 @@ const notAllowed = [...methodsByPath].flatMap(([path, methods]) =>
     allow: [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].sort(),
   })),
 );
-
-// ── a seeded world: one of everything, ids by path parameter name ──────────
-
-type World = { domain: DomainPath; ids: Record<string, string> };
-
-async function seedWorld(): Promise<World> {
-  const domain = await createDomain(service);
-  const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload());
-  expect(embedding.status, embedding.text).toBe(201);
-  const theme = await service.rest('POST', `${domain.base}/theme`, themePayload());
-  expect(theme.status, theme.text).toBe(201);
-  const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
-  expect(placeholder.status, placeholder.text).toBe(201);
-  return {
-    domain,
-    ids: {
-      clientId: domain.clientId,
-      domainId: domain.domainId,
-      embeddingId: embedding.body.id,
-      assetId: embedding.body.assets[0].id,
-      themeId: theme.body.id,
-      placeholderName: 'seeded',
-    },
-  };
-}
-
-/** The route's path with every `:param` replaced by the world's id of that name. */
-function pathOf(route: { path: string }, world: World): string {
-  return route.path.replace(/:(\w+)/g, (_, name: string) => {
-    const id = world.ids[name];
-    if (id === undefined) throw new Error(`no seeded id for :${name} (${route.path}); add one to seedWorld`);
-    return encodeURIComponent(id);
-  });
-}
-
-/** Everything a refused request must leave alone: the seeded domain and the client list. */
-async function stateOf(world: World) {
-  const clients = await service.rest('GET', API);
-  return { domain: await domainState(service, world.domain), clients: clients.body };
-}
-
-/** A valid body per body route, for the success answers (a new body route needs one here). */
-const samples: Record<string, () => unknown> = {
-  'POST /hosting/api/client': () => ({ username: `op-${randomUUID()}`, emailAddress: 'op@example.org' }),
-  'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
-  'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId': () => ({ country: 'DE' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': () => ({ name: 'fresh', value: 'x' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder': () => [{ name: 'a', value: 'b' }],
-  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder/:placeholderName': () => ({ value: 'changed' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset': () => ({ name: '_ga' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset/:assetId': () => ({ lifetime: '1 day' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/embedding': () => embeddingPayload({ name: 'Vimeo' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId': () => ({ vendor: 'Someone' }),
-  'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
-  'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
-};
-
-function sampleFor(route: RestRoute): string {
-  const sample = samples[label(route)];
-  if (!sample) throw new Error(`no sample payload for ${label(route)}; add one to samples`);
-  return JSON.stringify(sample());
-}
 
 // ── assertions ──────────────────────────────────────────────────────────────
 
@@ -134,7 +62,7 @@ const json = { 'content-type': 'application/json' };
 describe('a path that matches no route', () => {
   let world: World;
   beforeAll(async () => {
-    world = await seedWorld();
+    world = await seedWorld(service);
   });
 
   const paths: [string, (w: World) => string][] = [
@@ -163,7 +91,7 @@ describe('a path that matches no route', () => {
 describe('a known path with a method it does not take', () => {
   let world: World;
   beforeAll(async () => {
-    world = await seedWorld();
+    world = await seedWorld(service);
   });
 
   it('covers every path of the table', () => {
@@ -172,7 +100,7 @@ describe('a known path with a method it does not take', () => {
   });
 
   it.each(notAllowed)('$method $path is 405 with Allow: $allow', async ({ path, method, allow }) => {
-    const before = await stateOf(world);
+    const before = await stateOf(service, world);
     const answer = await service.raw({
       method,
       path: pathOf({ path }, world),
@@ -182,22 +110,22 @@ describe('a known path with a method it does not take', () => {
     const header = answer.headers.get('allow');
     expect(header, 'Allow header').not.toBeNull();
     expect(header!.split(',').map((m) => m.trim()).sort()).toEqual(allow);
-    expect(await stateOf(world)).toEqual(before);
+    expect(await stateOf(service, world)).toEqual(before);
   });
 });
 
 describe.each(bodyRoutes.map((route) => [label(route), route] as const))('bodies of %s', (_, route) => {
   let world: World;
   beforeAll(async () => {
-    world = await seedWorld();
+    world = await seedWorld(service);
   });
 
   /** Sends the body, expects the problem, and proves nothing changed. */
   async function refused(body: string | Buffer, status: number, headers: Record<string, string> = json) {
-    const before = await stateOf(world);
+    const before = await stateOf(service, world);
     const answer = await service.raw({ method: route.method, path: pathOf(route, world), body, headers });
     expectProblem(answer, status);
-    expect(await stateOf(world)).toEqual(before);
+    expect(await stateOf(service, world)).toEqual(before);
     return answer;
   }
 
@@ -253,17 +181,17 @@ describe('array payloads', () => {
   const bulk = restRoutes.find((route) => route.method === 'PUT' && route.path.endsWith('/placeholder'));
   let world: World;
   beforeAll(async () => {
-    world = await seedWorld();
+    world = await seedWorld(service);
   });
   const items = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `p${i}`, value: `v${i}` }));
 
   it('refuses a bulk replace of 1,001 placeholders with 400 and stores none', async () => {
     expect(bulk).toBeDefined();
-    const before = await stateOf(world);
+    const before = await stateOf(service, world);
     const answer = await service.rest('PUT', pathOf(bulk!, world), items(1001));
     expectProblem(answer, 400);
     expect(answer.body.errors.length).toBeGreaterThan(0);
-    expect(await stateOf(world)).toEqual(before);
+    expect(await stateOf(service, world)).toEqual(before);
   });
 
   it('takes a bulk replace of exactly 1,000 placeholders (201)', async () => {
@@ -287,11 +215,11 @@ describe('success answers', () => {
   it.each(restRoutes.map((route) => [label(route), route] as const))(
     '%s answers its status, as JSON or (204) with an empty body',
     async (_, route) => {
-      const world = await seedWorld();
+      const world = await seedWorld(service);
       const answer = await service.raw({
         method: route.method,
         path: pathOf(route, world),
-        ...(route.body ? { body: sampleFor(route), headers: json } : {}),
+        ...(route.body ? { body: JSON.stringify(samplePayload(route)), headers: json } : {}),
       });
       expect(answer.status, answer.text.slice(0, 500)).toBe(route.status);
       if (route.status === 204) {
@@ -307,11 +235,11 @@ describe('success answers', () => {
   it.each(bodyRoutes.map((route) => [label(route), route] as const))(
     '%s takes a valid JSON body sent as text/plain like application/json',
     async (_, route) => {
-      const world = await seedWorld();
+      const world = await seedWorld(service);
       const answer = await service.raw({
         method: route.method,
         path: pathOf(route, world),
-        body: sampleFor(route),
+        body: JSON.stringify(samplePayload(route)),
         headers: { 'content-type': 'text/plain' },
       });
       expect(answer.status, answer.text.slice(0, 500)).toBe(route.status);

@@ -99,6 +99,3 @@ export const base64Image = (maxBytes: number) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .nullable();
-
-/** Names of the keys of a zod object shape, for building partial and required variants. */
-export const keysOf = <T extends z.ZodRawShape>(shape: T) => Object.keys(shape) as (keyof T & string)[];

@@ -11,9 +11,10 @@ export type EmbeddedPostgres = {
 
 /**
  * Starts PGlite with its files in `dataDir` (`memory://` keeps nothing) and serves it on
- * 127.0.0.1 on a free port. PGlite runs one session: the socket server queues the
- * connections' messages onto it, so the service connects through a pool of one connection
- * (see db/orm.ts), which also keeps the extended-protocol messages of two queries apart.
+ * 127.0.0.1 on a free port. PGlite is a single session that the socket server shares between
+ * connections by queueing their messages; the service connects through a pool of one connection
+ * (see db/orm.ts), so transactions run strictly one after another without relying on that
+ * multiplexing.
  */
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const inMemory = dataDir.startsWith('memory://');

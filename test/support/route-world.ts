@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { RestRoute } from '../../rest-adapter/routes.ts';
+import { API, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
+import type { TestService } from './service.ts';
+
+/**
+ * For suites driven by the REST route table: one seeded object of every kind, the route's path
+ * with real ids, and a valid body per body route. A new path parameter or body route needs an
+ * entry here, and the suites say so.
+ */
+
+export const routeLabel = (route: RestRoute) => `${route.method} ${route.path}`;
+
+export type World = { domain: DomainPath; ids: Record<string, string> };
+
+export async function seedWorld(service: TestService): Promise<World> {
+  const domain = await createDomain(service);
+  const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload());
+  expect(embedding.status, embedding.text).toBe(201);
+  const theme = await service.rest('POST', `${domain.base}/theme`, themePayload());
+  expect(theme.status, theme.text).toBe(201);
+  const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
+  expect(placeholder.status, placeholder.text).toBe(201);
+  return {
+    domain,
+    ids: {
+      clientId: domain.clientId,
+      domainId: domain.domainId,
+      embeddingId: embedding.body.id,
+      assetId: embedding.body.assets[0].id,
+      themeId: theme.body.id,
+      placeholderName: 'seeded',
+    },
+  };
+}
+
+/** The route's path with every `:param` replaced by the world's id; `odd` puts a verbatim segment in place of one. */
+export function pathOf(route: { path: string }, world: World, odd?: { param: string; segment: string }): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (odd?.param === name) return odd.segment;
+    const id = world.ids[name];
+    if (id === undefined) throw new Error(`no seeded id for :${name} (${route.path}); add one to seedWorld`);
+    return encodeURIComponent(id);
+  });
+}
+
+/** Everything a refused request must leave alone: the seeded domain and the client list. */
+export async function stateOf(service: TestService, world: World) {
+  const [domain, clients] = await Promise.all([domainState(service, world.domain), service.rest('GET', API)]);
+  return { domain, clients: clients.body };
+}
+
+/** A valid body per body route, made unique by `tag` where a name must be unique. */
+const samples: Record<string, (tag: string) => unknown> = {
+  'POST /hosting/api/client': (tag) => ({ username: `op-${tag}`, emailAddress: 'op@example.org' }),
+  'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
+  'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId': () => ({ country: 'DE' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => ({ name: `p-${tag}`, value: 'x' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => [{ name: `p-${tag}`, value: 'b' }],
+  'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder/:placeholderName': () => ({ value: 'changed' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset': () => ({ name: '_ga' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset/:assetId': () => ({ lifetime: '1 day' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/embedding': () => embeddingPayload({ name: 'Vimeo' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId': () => ({ vendor: 'Someone' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
+};
+
+export function samplePayload(route: RestRoute, tag: string = randomUUID()): unknown {
+  const sample = samples[routeLabel(route)];
+  if (!sample) throw new Error(`no sample payload for ${routeLabel(route)}; add one to test/support/route-world.ts`);
+  return sample(tag);
+}
