@@ -3,6 +3,7 @@ import { clientCreate, clientUpdate } from '../src/contract/client.ts';
 import { domainCreate, domainUpdate } from '../src/contract/domain.ts';
 import { assetCreate, assetUpdate } from '../src/contract/embedding-asset.ts';
 import { embeddingCreate, embeddingUpdate } from '../src/contract/embedding.ts';
+import { onboardingCookieList, onboardingPresetList } from '../src/contract/onboarding.ts';
 import { placeholderCreate, placeholderReplaceAll, placeholderUpdate } from '../src/contract/placeholder.ts';
 import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
 import type { RequestContext } from '../src/context.ts';
@@ -12,6 +13,10 @@ import * as assets from '../src/features/embeddings/embedding-asset.operations.t
 import * as embeddings from '../src/features/embeddings/embedding.operations.ts';
 import * as placeholders from '../src/features/placeholders/placeholder.operations.ts';
 import * as themes from '../src/features/themes/theme.operations.ts';
+import { createEmbeddingsFromCookies } from '../src/onboarding/cookies.operation.ts';
+import { importPresets } from '../src/onboarding/presets.operation.ts';
+import { scanDomain } from '../src/onboarding/scan.operation.ts';
+import { embedCodeSnippets } from '../src/onboarding/snippets.operation.ts';
 
 /**
  * The REST compatibility layer, one row per route: method, path, the operation it reaches
@@ -132,4 +137,14 @@ export const restRoutes: RestRoute[] = [
     operation: (ctx, p, body) => themes.updateTheme(ctx, p, body), status: 200, errors: [400, 404] }),
   route({ method: 'DELETE', path: `${DOMAIN}/theme/:themeId`, summary: 'Delete theme',
     operation: (ctx, p) => themes.deleteTheme(ctx, p), status: 204, errors: [404] }),
+
+  // ── onboarding ───────────────────────────────────────────────────────────
+  route({ method: 'GET', path: `${DOMAIN}/onboarding/scan`, summary: 'Scan domain (400: the site answers an error or an empty page, or its address is refused; 500: the crawl failed)',
+    operation: (ctx, p) => scanDomain(ctx, p), status: 200, errors: [400, 404, 500] }),
+  route({ method: 'POST', path: `${DOMAIN}/onboarding/presets`, summary: 'Import presets', body: onboardingPresetList,
+    operation: (ctx, p, body) => importPresets(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'POST', path: `${DOMAIN}/onboarding/embeddingsFromCookies`, summary: 'Embeddings from cookies', body: onboardingCookieList,
+    operation: (ctx, p, body) => createEmbeddingsFromCookies(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${DOMAIN}/onboarding/embed`, summary: 'Code snippets',
+    operation: (ctx, p) => embedCodeSnippets(ctx, p), status: 200, errors: [404] }),
 ];

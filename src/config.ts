@@ -15,6 +15,12 @@ const settingsSchema = z.object({
   /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
+  CHROME_PATH: z.string().min(1).optional(),
+  SCAN_PAGE_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
+  SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -27,6 +33,15 @@ export type Settings = {
   dataDir: string;
   databasePoolSize: number;
   publicBaseUrl: string;
+  scan: {
+    /** Tests and local development only: lets scans reach loopback and private addresses. */
+    allowPrivateAddresses: boolean;
+    chromePath: string | undefined;
+    pageLimit: number;
+    totalTimeoutMs: number;
+    navigationTimeoutMs: number;
+    graceMs: number;
+  };
   logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
 };
@@ -49,6 +64,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: s.DATA_DIR,
     databasePoolSize: s.DATABASE_POOL_SIZE,
     publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
+    scan: {
+      allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
+      chromePath: s.CHROME_PATH,
+      pageLimit: s.SCAN_PAGE_LIMIT,
+      totalTimeoutMs: s.SCAN_TIMEOUT_MS,
+      navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
+      graceMs: s.SCAN_GRACE_MS,
+    },
     logLevel: s.LOG_LEVEL,
     environment: s.NODE_ENV,
   };

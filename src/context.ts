@@ -1,16 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Scanner } from './onboarding/scanner/scan.ts';
 
 /** Who is asking. Every caller is the administrator until API keys arrive (issue 4). */
 export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string };
 
+/** What the service holds for its whole life and operations may use. */
+export type AppServices = {
+  scanner: Scanner;
+  /** Where the service is reachable from the outside (code snippets point here). */
+  publicBaseUrl: string;
+};
+
 /**
- * What every operation receives: the request's own unit of work and its caller.
- * Built once per HTTP request, shared by the REST adapter and GraphQL.
+ * What every operation receives: the request's own unit of work, its caller and the
+ * service's long-lived parts. Built once per HTTP request, shared by the REST adapter and GraphQL.
  */
 export type RequestContext = {
   em: EntityManager;
   caller: Caller;
   requestId: string;
+  services: AppServices;
 };
 
 /** A client key reaches only its own client; everything else is "not found" to it. */

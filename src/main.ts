@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { loadSettings, SettingsError } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { createLogger } from './logger.ts';
+import { scannerFromSettings } from './onboarding/scanner/index.ts';
 import { buildApp } from './server.ts';
 
 /** Starts the service: settings → database (migrated) → HTTP server; stops cleanly on a signal. */
@@ -14,7 +15,8 @@ async function main() {
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
   });
-  const app = buildApp({ orm: database.orm, logger });
+  const scanner = scannerFromSettings(settings.scan);
+  const app = buildApp({ orm: database.orm, logger, services: { scanner, publicBaseUrl: settings.publicBaseUrl } });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
@@ -33,6 +35,7 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     server.close();
     server.closeIdleConnections();
+    await scanner.close();
     await database.close();
     logger.info('stopped');
     process.exit(0);

@@ -2,6 +2,7 @@ import { ClientEntity } from '../features/clients/client.entity.ts';
 import { DomainEntity } from '../features/domains/domain.entity.ts';
 import { EmbeddingAssetEntity, EmbeddingEntity } from '../features/embeddings/embedding.entity.ts';
 import { PlaceholderEntity } from '../features/placeholders/placeholder.entity.ts';
+import { ImportedCookieEntity, ImportedServiceEntity } from '../onboarding/catalog/imported.entity.ts';
 import { ThemeEntity } from '../features/themes/theme.entity.ts';
 
 /** Every stored entity, listed once for the ORM. */
@@ -12,4 +13,6 @@ export const entities = [
   EmbeddingEntity,
   EmbeddingAssetEntity,
   ThemeEntity,
+  ImportedServiceEntity,
+  ImportedCookieEntity,
 ];

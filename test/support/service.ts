@@ -2,6 +2,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
+import type { EgressPolicy } from '../../src/onboarding/scanner/address-policy.ts';
+import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
+import { createScanner, type Scanner } from '../../src/onboarding/scanner/scan.ts';
 import { buildApp } from '../../src/server.ts';
 import { freshTestDatabase } from './database.ts';
 
@@ -27,10 +30,20 @@ export type TestService = {
   close(): Promise<void>;
 };
 
-export async function startTestService(): Promise<TestService> {
+/** The tests run offline: unless a suite brings fixture websites, no host resolves. */
+const offline: EgressPolicy = async (host) => ({ refused: `${host} does not resolve`, unresolvable: true });
+
+export const PUBLIC_BASE_URL = 'https://consent.example.test';
+
+export async function startTestService(options: { scanner?: Scanner } = {}): Promise<TestService> {
   const { databaseUrl, drop } = await freshTestDatabase();
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 5 });
-  const app = buildApp({ orm: database.orm, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
+  const app = buildApp({
+    orm: database.orm,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    services: { scanner, publicBaseUrl: PUBLIC_BASE_URL },
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -65,6 +78,7 @@ export async function startTestService(): Promise<TestService> {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await scanner.close();
       await database.close();
       await drop();
     },

@@ -1,11 +1,11 @@
-import { type AssetCreate, assetDefaults, type AssetUpdate, type EmbeddingAsset } from '../../contract/embedding-asset.ts';
+import type { AssetCreate, AssetUpdate, EmbeddingAsset } from '../../contract/embedding-asset.ts';
 import type { RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { isId } from '../../ids.ts';
 import { requireDomain } from '../domains/domain.scope.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
-import { type EmbeddingScope, findEmbedding } from './embedding.operations.ts';
+import { appendAssets, type EmbeddingScope, findEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
 
 /** The embedding assets the REST API calls "cookies". */
@@ -33,9 +33,7 @@ export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, in
   return inTransaction(ctx.em, async (em) => {
     const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
     const embedding = await findEmbedding(em, domain, scope.embeddingId);
-    const position = Math.max(-1, ...embedding.assets.getItems().map((asset) => asset.position)) + 1;
-    const { id: _ignored, ...fields } = input;
-    const row = em.create(EmbeddingAssetEntity, { ...assetDefaults, ...fields, position, id: newId(), embedding });
+    const row = appendAssets(em, embedding, [input]).at(-1)!;
     await em.flush();
     return toEmbeddingAsset(row);
   });

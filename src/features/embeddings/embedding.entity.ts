@@ -8,6 +8,7 @@ import { DomainEntity } from '../domains/domain.entity.ts';
 export const EmbeddingEntity = defineEntity({
   name: 'Embedding',
   tableName: 'embedding',
+  indexes: [{ properties: ['domain', 'catalogKey'] }],
   properties: {
     id: p.uuid().primary(),
     domain: () => p.manyToOne(DomainEntity).deleteRule('cascade').index(),
@@ -34,6 +35,11 @@ export const EmbeddingEntity = defineEntity({
     tcfSpecialFeatures: p.json<number[]>(),
     googleConsentMode: p.json<GoogleConsentMode[]>(),
     assets: () => p.oneToMany(EmbeddingAssetEntity).mappedBy('embedding').orderBy({ position: 'asc' }),
+    /**
+     * Which catalog service the onboarding made this embedding for (`preset:<id>`), or
+     * `unrecognised` for the one that collects cookies nobody recognised. Not part of payloads.
+     */
+    catalogKey: p.text().nullable(),
     ...timestamps(),
   },
 });

@@ -56,10 +56,22 @@ export function insertEmbedding(
   em: EntityManager,
   domain: DomainRow,
   input: EmbeddingCreate,
+  catalogKey: string | null = null,
 ): [EmbeddingRow, EmbeddingAssetRow[]] {
   const { id: _ignored, assets = [], ...fields } = input;
-  const row = em.create(EmbeddingEntity, { ...embeddingDefaults, ...fields, id: newId(), domain });
+  const row = em.create(EmbeddingEntity, { ...embeddingDefaults, ...fields, id: newId(), domain, catalogKey });
   return [row, replaceAssets(em, row, [], assets)];
+}
+
+/** Appends assets to an embedding whose assets are loaded (onboarding adds what it found). */
+export function appendAssets(em: EntityManager, embedding: EmbeddingRow, inputs: AssetCreate[]): EmbeddingAssetRow[] {
+  const current = embedding.assets.getItems();
+  const first = Math.max(-1, ...current.map((asset) => asset.position)) + 1;
+  const added = inputs.map((input, i) => {
+    const { id: _ignored, ...fields } = input;
+    return em.create(EmbeddingAssetEntity, { ...assetDefaults, ...fields, position: first + i, id: newId(), embedding });
+  });
+  return [...current, ...added];
 }
 
 export async function updateEmbedding(

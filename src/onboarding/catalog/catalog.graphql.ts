@@ -1,0 +1,74 @@
+import { builder, oneOf } from '../../graphql/builder.ts';
+import { type CatalogCookie, type CatalogEntry, loadCatalog } from './catalog.ts';
+import { PRESET_CATEGORIES } from './preset.ts';
+
+/** The preset catalog, searchable by name, vendor or cookie name. */
+
+type LocalizedText = { locale: string; text: string };
+export type PresetTranslationEntry = { locale: string; name: string; description: string };
+
+export const toTranslationEntries = (translations: CatalogEntry['translations']): PresetTranslationEntry[] =>
+  Object.entries(translations).map(([locale, texts]) => ({ locale, ...texts }));
+
+export const PresetTranslationType = builder.objectRef<PresetTranslationEntry>('PresetTranslation').implement({
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+  }),
+});
+
+const LocalizedTextType = builder.objectRef<LocalizedText>('LocalizedText').implement({
+  fields: (t) => ({ locale: t.exposeString('locale'), text: t.exposeString('text') }),
+});
+
+const PresetCookieType = builder.objectRef<CatalogCookie>('PresetCookie').implement({
+  description: 'A cookie or storage key a catalog service sets.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The name, or with `wildcard` a pattern in which * stands for anything.' }),
+    wildcard: t.exposeBoolean('wildcard'),
+    storageType: t.exposeString('storageType', { nullable: true, description: 'null for imported rows, which match any storage.' }),
+    lifetime: t.exposeString('lifetime'),
+    descriptions: t.field({
+      type: [LocalizedTextType],
+      resolve: (cookie) =>
+        Object.entries(cookie.description).flatMap(([locale, text]) => (text === undefined ? [] : [{ locale, text }])),
+    }),
+  }),
+});
+
+const PresetSignalsType = builder.objectRef<CatalogEntry['signals']>('PresetSignals').implement({
+  description: 'Script and frame sources (host or host/path-prefix) that reveal the service in a scan.',
+  fields: (t) => ({ scripts: t.exposeStringList('scripts'), iframes: t.exposeStringList('iframes') }),
+});
+
+export const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
+  description: 'A known service of the catalog: built in, or imported from an Open Cookie Database file.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    vendor: t.exposeString('vendor'),
+    purpose: t.exposeString('purpose'),
+    category: t.exposeString('category', { description: `${oneOf(PRESET_CATEGORIES)} Imported services: imported.` }),
+    privacyPolicyUrl: t.exposeString('privacyPolicyUrl'),
+    source: t.exposeString('source', { description: 'builtin or imported.' }),
+    translations: t.field({ type: [PresetTranslationType], resolve: (entry) => toTranslationEntries(entry.translations) }),
+    cookies: t.expose('cookies', { type: [PresetCookieType] }),
+    signals: t.expose('signals', { type: PresetSignalsType }),
+  }),
+});
+
+builder.queryField('presets', (t) =>
+  t.field({
+    type: [PresetType],
+    description: 'Catalog services whose name, vendor or cookie names contain `search` (all when absent), by id.',
+    args: {
+      search: t.arg.string(),
+      first: t.arg.int({ defaultValue: 100, description: 'At most this many (1–1000).' }),
+    },
+    resolve: async (_, { search, first }, ctx) => {
+      const limit = Math.min(Math.max(first ?? 100, 1), 1000);
+      return (await loadCatalog(ctx.em)).search(search ?? undefined).slice(0, limit);
+    },
+  }),
+);

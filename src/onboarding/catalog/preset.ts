@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { STORAGE_TYPES } from '../../contract/embedding-asset.ts';
+import { isHttpUrl, purposeId } from '../../contract/fields.ts';
+
+/**
+ * A preset: a well-known service the catalog can recognise on a website and turn into an
+ * embedding. The built-in presets are the project's own work (src/onboarding/catalog/services/);
+ * operators extend recognition by importing Open Cookie Database files (catalog import).
+ */
+
+/** Canonical English lifetime: "session", "persistent", or "<n> <unit>" (e.g. "2 years", "1 day"). */
+export const LIFETIME_PATTERN = /^(?:session|persistent|\d+ (?:second|minute|hour|day|week|month|year)s?)$/;
+
+const texts = z.strictObject({
+  de_DE: z.string().min(1),
+  en_US: z.string().min(1),
+});
+
+/**
+ * Where a service shows itself in a page: `host` or `host/path-prefix`. The host matches itself
+ * and its subdomains (`google-analytics.com` matches `www.google-analytics.com`); the path, when
+ * given, must start the URL's path.
+ */
+export const URL_SIGNAL_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s]*)?$/;
+
+export const presetCookieSchema = z.strictObject({
+  /** The exact name, or with `wildcard` a pattern in which `*` stands for any run of characters. */
+  name: z.string().min(1),
+  wildcard: z.boolean(),
+  storageType: z.enum(STORAGE_TYPES),
+  lifetime: z.string().regex(LIFETIME_PATTERN),
+  description: texts,
+});
+
+export const PRESET_CATEGORIES = [
+  'analytics',
+  'tag-manager',
+  'advertising',
+  'social-media',
+  'video',
+  'audio',
+  'maps',
+  'chat',
+  'fonts-and-cdn',
+  'consent',
+  'payment',
+  'security',
+  'forms-and-booking',
+  'personalisation',
+  'other',
+] as const;
+
+export const presetSchema = z.strictObject({
+  /** Stable across releases: embeddings and clients refer to it. Built-in ids are below 100000. */
+  id: z.int().min(1).max(99_999),
+  name: z.string().min(1),
+  vendor: z.string().min(1),
+  purpose: purposeId,
+  category: z.enum(PRESET_CATEGORIES),
+  privacyPolicyUrl: z.string().refine(isHttpUrl, 'must be an absolute http(s) URL'),
+  translations: z.strictObject({
+    de_DE: z.strictObject({ name: z.string().min(1), description: z.string().min(20) }),
+    en_US: z.strictObject({ name: z.string().min(1), description: z.string().min(20) }),
+  }),
+  cookies: z.array(presetCookieSchema),
+  signals: z.strictObject({
+    /** Script sources that reveal the service. */
+    scripts: z.array(z.string().regex(URL_SIGNAL_PATTERN)),
+    /** Iframe sources that reveal the service. */
+    iframes: z.array(z.string().regex(URL_SIGNAL_PATTERN)),
+  }),
+});
+
+export type Preset = z.infer<typeof presetSchema>;
+export type PresetCookie = z.infer<typeof presetCookieSchema>;

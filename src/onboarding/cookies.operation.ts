@@ -1,0 +1,153 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AssetCreate } from '../contract/embedding-asset.ts';
+import type { Embedding } from '../contract/embedding.ts';
+import type { OnboardingCookie } from '../contract/onboarding.ts';
+import type { RequestContext } from '../context.ts';
+import { inTransaction } from '../db/transaction.ts';
+import type { DomainRow } from '../features/domains/domain.entity.ts';
+import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
+import { EmbeddingEntity, type EmbeddingRow } from '../features/embeddings/embedding.entity.ts';
+import { appendAssets, insertEmbedding } from '../features/embeddings/embedding.operations.ts';
+import { toEmbedding } from '../features/embeddings/embedding.view.ts';
+import { type CatalogEntry, type MatchRule, loadCatalog } from './catalog/catalog.ts';
+import { assetFromCatalog, embeddingFromCatalog } from './catalog-embedding.ts';
+import { presetKey } from './presets.operation.ts';
+
+/**
+ * Cookies found on a site → embeddings. Each cookie is matched to a catalog service; each
+ * recognised service gets one embedding with the matched assets (or the domain's existing
+ * embedding for that service gets the assets it lacks); cookies nobody recognises go into one
+ * inactive embedding with purpose "other", so nothing is lost.
+ */
+
+const UNRECOGNISED = 'unrecognised';
+
+const unrecognisedEmbedding = (assets: AssetCreate[]) => ({
+  name: 'Unrecognised cookies',
+  active: false,
+  purpose: '15c61c3' as const,
+  description: 'Cookies and storage keys found on the website that no known service accounts for. Review them and move each to the embedding it belongs to.',
+  translations: {
+    de_DE: {
+      name: 'Nicht zugeordnete Cookies',
+      description: 'Cookies und Speicherschlüssel der Website, die keinem bekannten Dienst zugeordnet werden konnten. Bitte prüfen und dem passenden Dienst zuordnen.',
+    },
+    en_US: { name: 'Unrecognised cookies', description: 'Cookies and storage keys found on the website that no known service accounts for.' },
+  },
+  assets,
+});
+
+export type CookiePlan = {
+  name: string;
+  storageType: OnboardingCookie['storageType'];
+  /** null: nobody recognised it; it goes to the "unrecognised" embedding. */
+  rule: MatchRule | null;
+  preset: { id: number; name: string } | null;
+  /** The catalog name that matched (a pattern such as `_ga_*` for wildcard rules). */
+  pattern: string | null;
+};
+
+export type EmbeddingPlan = {
+  action: 'create' | 'extend';
+  presetId: number | null;
+  name: string;
+  /** The embedding that gets the assets (extend only). */
+  embeddingId: string | null;
+  /** Names of the assets it gets. */
+  assets: string[];
+};
+
+export type EmbeddingsFromCookiesPlan = { cookies: CookiePlan[]; embeddings: EmbeddingPlan[] };
+
+type Group = {
+  key: string;
+  entry: CatalogEntry | null;
+  assets: Map<string, AssetCreate>;
+  existing?: EmbeddingRow;
+};
+
+const assetKey = (asset: { name: string; storageType?: string | undefined }) => `${asset.storageType ?? 'cookie'} ${asset.name}`;
+
+/** Works out what to create and extend; reads, never writes. */
+async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCookie[]) {
+  const catalog = await loadCatalog(em);
+  const groups = new Map<string, Group>();
+  const cookiePlans = cookies.map((cookie): CookiePlan => {
+    const match = catalog.matchStorageKey(cookie.name, cookie.storageType);
+    const key = match ? presetKey(match.entry.id) : UNRECOGNISED;
+    const group = groups.get(key) ?? { key, entry: match?.entry ?? null, assets: new Map() };
+    groups.set(key, group);
+    const asset: AssetCreate = match
+      ? { ...assetFromCatalog(match.cookie), storageType: match.cookie.storageType ?? cookie.storageType }
+      : { name: cookie.name, storageType: cookie.storageType };
+    if (!group.assets.has(assetKey(asset))) group.assets.set(assetKey(asset), asset);
+    return {
+      name: cookie.name,
+      storageType: cookie.storageType,
+      rule: match?.rule ?? null,
+      preset: match ? { id: match.entry.id, name: match.entry.name } : null,
+      pattern: match?.cookie.name ?? null,
+    };
+  });
+
+  const existing = await em.find(
+    EmbeddingEntity,
+    { domain, catalogKey: { $in: [...groups.keys()] } },
+    { populate: ['assets'], orderBy: { id: 'asc' } },
+  );
+  for (const embedding of existing) {
+    const group = groups.get(embedding.catalogKey!);
+    if (group && !group.existing) group.existing = embedding;
+  }
+  for (const group of groups.values()) {
+    if (!group.existing) continue;
+    const present = new Set(group.existing.assets.getItems().map(assetKey));
+    for (const key of [...group.assets.keys()]) if (present.has(key)) group.assets.delete(key);
+  }
+  const embeddings = [...groups.values()]
+    .filter((group) => !group.existing || group.assets.size > 0)
+    .map(
+      (group): EmbeddingPlan => ({
+        action: group.existing ? 'extend' : 'create',
+        presetId: group.entry?.id ?? null,
+        name: group.existing?.name ?? group.entry?.name ?? unrecognisedEmbedding([]).name,
+        embeddingId: group.existing?.id ?? null,
+        assets: [...group.assets.values()].map((asset) => asset.name),
+      }),
+    );
+  return { groups, plan: { cookies: cookiePlans, embeddings } };
+}
+
+/** The dry run: what `createEmbeddingsFromCookies` would do, without writing anything. */
+export async function planEmbeddingsFromCookies(
+  ctx: RequestContext,
+  scope: DomainScope,
+  cookies: OnboardingCookie[],
+): Promise<EmbeddingsFromCookiesPlan> {
+  const domain = await requireDomain(ctx, scope);
+  return (await plan(ctx.em, domain, cookies)).plan;
+}
+
+/** Creates or extends the embeddings, all or nothing; returns those created or extended. */
+export async function createEmbeddingsFromCookies(
+  ctx: RequestContext,
+  scope: DomainScope,
+  cookies: OnboardingCookie[],
+): Promise<Embedding[]> {
+  return inTransaction(ctx.em, async (em) => {
+    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
+    const { groups } = await plan(em, domain, cookies);
+    const written: [EmbeddingRow, ReturnType<typeof appendAssets>][] = [];
+    for (const group of groups.values()) {
+      const assets = [...group.assets.values()];
+      if (group.existing) {
+        if (assets.length > 0) written.push([group.existing, appendAssets(em, group.existing, assets)]);
+        continue;
+      }
+      const input = group.entry ? { ...embeddingFromCatalog(group.entry, [], true), assets } : unrecognisedEmbedding(assets);
+      written.push(insertEmbedding(em, domain, input, group.key));
+    }
+    await em.flush();
+    return written.map(([row, assets]) => toEmbedding(row, assets));
+  });
+}

@@ -1,0 +1,205 @@
+import {
+  type AvailablePreset,
+  ONBOARDING_STORAGE_TYPES,
+  onboardingCookieList,
+  type OnboardingPresetResult,
+  onboardingPresetList,
+  type OnboardingScanResult,
+} from '../contract/onboarding.ts';
+import { domainArgs } from '../graphql/args.ts';
+import { builder, oneOf } from '../graphql/builder.ts';
+import { DomainType, scopeOf } from '../features/domains/domain.graphql.ts';
+import { EmbeddingType } from '../features/embeddings/embedding.graphql.ts';
+import { PresetTranslationType, toTranslationEntries } from './catalog/catalog.graphql.ts';
+import {
+  createEmbeddingsFromCookies,
+  type CookiePlan,
+  type EmbeddingPlan,
+  type EmbeddingsFromCookiesPlan,
+  planEmbeddingsFromCookies,
+} from './cookies.operation.ts';
+import { importPresets } from './presets.operation.ts';
+import { scanDomain } from './scan.operation.ts';
+import { embedCodeSnippets } from './snippets.operation.ts';
+
+// ── scan ────────────────────────────────────────────────────────────────────
+
+type ScanStorage = OnboardingScanResult['storage'];
+
+const PostalAddressType = builder.objectRef<OnboardingScanResult['address']>('PostalAddress').implement({
+  description: "The operator's address as the imprint page states it.",
+  fields: (t) => ({
+    company: t.exposeString('company', { nullable: true }),
+    street: t.exposeString('street', { nullable: true }),
+    zipCode: t.exposeString('zipCode', { nullable: true }),
+    city: t.exposeString('city', { nullable: true }),
+  }),
+});
+
+const EvidenceType = builder.objectRef<AvailablePreset['evidence'][number]>('PresetEvidence').implement({
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: oneOf(['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe']) }),
+    value: t.exposeString('value'),
+  }),
+});
+
+const AvailablePresetType = builder.objectRef<AvailablePreset>('AvailablePreset').implement({
+  description: 'A known service the scan found on the site; import it with importPresets.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    purpose: t.exposeString('purpose'),
+    vendor: t.exposeString('vendor'),
+    translations: t.field({ type: [PresetTranslationType], resolve: (preset) => toTranslationEntries(preset.translations) }),
+    evidence: t.expose('evidence', { type: [EvidenceType] }),
+  }),
+});
+
+const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>('ScanCookie').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    domain: t.exposeString('domain'),
+    path: t.exposeString('path'),
+    expires: t.exposeString('expires', { nullable: true, description: 'ISO time; null for a session cookie.' }),
+    httpOnly: t.exposeBoolean('httpOnly'),
+    secure: t.exposeBoolean('secure'),
+    sameSite: t.exposeString('sameSite', { nullable: true }),
+    party: t.exposeString('party', { description: 'first or third.' }),
+  }),
+});
+
+const StorageKeyType = builder.objectRef<ScanStorage['localStorage'][number]>('ScanStorageKey').implement({
+  fields: (t) => ({ name: t.exposeString('name'), origin: t.exposeString('origin') }),
+});
+
+const ScanStorageType = builder.objectRef<ScanStorage>('ScanStorage').implement({
+  fields: (t) => ({
+    cookies: t.expose('cookies', { type: [ScanCookieType] }),
+    localStorage: t.expose('localStorage', { type: [StorageKeyType] }),
+    sessionStorage: t.expose('sessionStorage', { type: [StorageKeyType] }),
+  }),
+});
+
+const ScanPageType = builder.objectRef<OnboardingScanResult['pages'][number]>('ScanPage').implement({
+  fields: (t) => ({
+    url: t.exposeString('url'),
+    status: t.exposeInt('status', { nullable: true }),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+const ScanResultType = builder.objectRef<OnboardingScanResult>('OnboardingScanResult').implement({
+  fields: (t) => ({
+    address: t.expose('address', { type: PostalAddressType }),
+    imprintUrl: t.exposeString('imprintUrl', { nullable: true }),
+    privacyPolicyUrl: t.exposeString('privacyPolicyUrl', { nullable: true }),
+    availablePresets: t.expose('availablePresets', { type: [AvailablePresetType] }),
+    storage: t.expose('storage', { type: ScanStorageType }),
+    url: t.exposeString('url', { description: 'The address the scan opened.' }),
+    pages: t.expose('pages', { type: [ScanPageType] }),
+    durationMs: t.exposeInt('durationMs'),
+  }),
+});
+
+// ── snippets ────────────────────────────────────────────────────────────────
+
+type LocaleSnippet = { locale: string; snippet: string };
+
+const LocaleSnippetType = builder.objectRef<LocaleSnippet>('LocaleSnippet').implement({
+  fields: (t) => ({ locale: t.exposeString('locale'), snippet: t.exposeString('snippet') }),
+});
+
+const EmbedCodeSnippetsType = builder
+  .objectRef<{ default: string; locales: LocaleSnippet[] }>('EmbedCodeSnippets')
+  .implement({
+    description: 'HTML that puts the consent manager on the site.',
+    fields: (t) => ({
+      default: t.exposeString('default', { description: "Loads it in the visitor's language." }),
+      locales: t.expose('locales', { type: [LocaleSnippetType], description: 'One per active locale, forcing that language.' }),
+    }),
+  });
+
+// ── cookies → embeddings plan ───────────────────────────────────────────────
+
+const CookiePlanType = builder.objectRef<CookiePlan>('CookiePlan').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    storageType: t.exposeString('storageType'),
+    rule: t.exposeString('rule', { nullable: true, description: 'exact, wildcard or imported; null when nobody recognised it.' }),
+    presetId: t.int({ nullable: true, resolve: (plan) => plan.preset?.id ?? null }),
+    presetName: t.string({ nullable: true, resolve: (plan) => plan.preset?.name ?? null }),
+    pattern: t.exposeString('pattern', { nullable: true, description: 'The catalog name that matched.' }),
+  }),
+});
+
+const EmbeddingPlanType = builder.objectRef<EmbeddingPlan>('EmbeddingPlan').implement({
+  fields: (t) => ({
+    action: t.exposeString('action', { description: 'create or extend.' }),
+    presetId: t.exposeInt('presetId', { nullable: true }),
+    name: t.exposeString('name'),
+    embeddingId: t.exposeID('embeddingId', { nullable: true }),
+    assets: t.exposeStringList('assets'),
+  }),
+});
+
+const PlanType = builder.objectRef<EmbeddingsFromCookiesPlan>('EmbeddingsFromCookiesPlan').implement({
+  fields: (t) => ({
+    cookies: t.expose('cookies', { type: [CookiePlanType] }),
+    embeddings: t.expose('embeddings', { type: [EmbeddingPlanType] }),
+  }),
+});
+
+const OnboardingCookieInput = builder.inputType('OnboardingCookieInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    storageType: t.string({ required: true, description: oneOf(ONBOARDING_STORAGE_TYPES) }),
+  }),
+});
+
+const OnboardingPresetInput = builder.inputType('OnboardingPresetInput', {
+  fields: (t) => ({
+    id: t.int({ required: true, description: 'A preset id from the catalog.' }),
+    active: t.boolean({ description: 'Activate the created embedding at once (default false).' }),
+  }),
+});
+
+const OnboardingPresetResultType = builder.objectRef<OnboardingPresetResult>('OnboardingPresetResult').implement({
+  fields: (t) => ({ presetId: t.exposeInt('presetId'), embeddingId: t.exposeID('embeddingId') }),
+});
+
+builder.objectFields(DomainType, (t) => ({
+  embedCodeSnippets: t.field({
+    type: EmbedCodeSnippetsType,
+    resolve: async (domain, _, ctx) => {
+      const { default: fallback, ...byLocale } = await embedCodeSnippets(ctx, scopeOf(domain));
+      return { default: fallback, locales: Object.entries(byLocale).map(([locale, snippet]) => ({ locale, snippet })) };
+    },
+  }),
+  embeddingsFromCookiesPlan: t.field({
+    type: PlanType,
+    description: 'What createEmbeddingsFromCookies would do with these cookies, without writing anything.',
+    args: { cookies: t.arg({ type: [OnboardingCookieInput], required: true }).validate(onboardingCookieList) },
+    resolve: (domain, { cookies }, ctx) => planEmbeddingsFromCookies(ctx, scopeOf(domain), cookies),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  scanDomain: t.field({
+    type: ScanResultType,
+    description: "Opens the domain's site in a headless browser and reports cookies, storage, legal pages and known services.",
+    args: domainArgs(t),
+    resolve: (_, scope, ctx) => scanDomain(ctx, scope),
+  }),
+  importPresets: t.field({
+    type: [OnboardingPresetResultType],
+    description: 'One embedding per preset, all or nothing; results in request order.',
+    args: { ...domainArgs(t), presets: t.arg({ type: [OnboardingPresetInput], required: true }).validate(onboardingPresetList) },
+    resolve: (_, { presets, ...scope }, ctx) => importPresets(ctx, scope, presets),
+  }),
+  createEmbeddingsFromCookies: t.field({
+    type: [EmbeddingType],
+    description: 'Embeddings for the services these cookies belong to (created or extended), all or nothing.',
+    args: { ...domainArgs(t), cookies: t.arg({ type: [OnboardingCookieInput], required: true }).validate(onboardingCookieList) },
+    resolve: (_, { cookies, ...scope }, ctx) => createEmbeddingsFromCookies(ctx, scope, cookies),
+  }),
+}));

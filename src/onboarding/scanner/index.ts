@@ -1,0 +1,19 @@
+import type { Settings } from '../../config.ts';
+import { dnsEgressPolicy } from './address-policy.ts';
+import { createSharedBrowser } from './browser.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, type Scanner } from './scan.ts';
+
+/** The scanner as the settings describe it: one shared browser, public addresses only. */
+export function scannerFromSettings(scan: Settings['scan']): Scanner {
+  return createScanner({
+    browser: createSharedBrowser({ chromePath: scan.chromePath }),
+    policy: dnsEgressPolicy({ allowPrivate: scan.allowPrivateAddresses }),
+    limits: {
+      ...DEFAULT_SCAN_LIMITS,
+      pageLimit: scan.pageLimit,
+      totalTimeoutMs: scan.totalTimeoutMs,
+      navigationTimeoutMs: scan.navigationTimeoutMs,
+      graceMs: scan.graceMs,
+    },
+  });
+}

@@ -1,0 +1,324 @@
+import type { BrowserContext, HTTPResponse } from 'puppeteer-core';
+import { getDomain } from 'tldts';
+import { type PostalAddress, extractAddress } from './address.ts';
+import type { EgressPolicy } from './address-policy.ts';
+import type { SharedBrowser } from './browser.ts';
+import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
+import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts';
+
+/**
+ * The scanner: opens a website in headless Chromium, crawls it breadth-first within its
+ * registrable domain (legal pages first), and reports what it found. It knows nothing about
+ * the catalog or the database: `scan(url) → findings`.
+ */
+
+export type ScanLimits = {
+  /** Pages visited at most. */
+  pageLimit: number;
+  /** Time one page may take to load. */
+  navigationTimeoutMs: number;
+  /** How long the network must be quiet before a page counts as settled (waited for at most `navigationTimeoutMs`). */
+  networkIdleMs: number;
+  /** Extra wait after the start page and after the last page, for cookies that scripts set late. */
+  graceMs: number;
+  /** The whole scan; past it the scan fails with a time-out. */
+  totalTimeoutMs: number;
+};
+
+export const DEFAULT_SCAN_LIMITS: ScanLimits = {
+  pageLimit: 10,
+  navigationTimeoutMs: 15_000,
+  networkIdleMs: 500,
+  graceMs: 1_000,
+  totalTimeoutMs: 60_000,
+};
+
+export type FoundCookie = {
+  name: string;
+  domain: string;
+  path: string;
+  /** ISO time, or null for a session cookie. */
+  expires: string | null;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: string | null;
+  /** Set for the site's own registrable domain (first party) or another one (third party). */
+  party: 'first' | 'third';
+};
+
+export type FoundStorageKey = { name: string; origin: string };
+
+export type VisitedPage = { url: string; status: number | null; error?: string };
+
+export type ScanFindings = {
+  url: string;
+  pages: VisitedPage[];
+  cookies: FoundCookie[];
+  localStorage: FoundStorageKey[];
+  sessionStorage: FoundStorageKey[];
+  /** Sources of every script and every frame the pages loaded. */
+  scripts: string[];
+  iframes: string[];
+  imprintUrl: string | null;
+  privacyPolicyUrl: string | null;
+  address: PostalAddress;
+  /** Requests the egress guard refused (non-public addresses). */
+  refusedRequests: RefusedRequest[];
+  durationMs: number;
+};
+
+/** Why a scan failed: the site itself (400), a refused address (400) or the crawl (500). */
+export type ScanFailure = 'site' | 'refused' | 'crawl';
+
+export class ScanError extends Error {
+  readonly failure: ScanFailure;
+  constructor(failure: ScanFailure, message: string) {
+    super(message);
+    this.name = 'ScanError';
+    this.failure = failure;
+  }
+}
+
+/** Marker headers the egress guard puts on its own answers. */
+const REFUSED = 'x-scan-refused';
+const UNREACHABLE = 'x-scan-unreachable';
+
+const SKIPPED_EXTENSIONS = /\.(?:pdf|zip|gz|rar|7z|jpe?g|png|gif|webp|svg|ico|mp4|mp3|webm|avi|mov|docx?|xlsx?|pptx?|csv|xml|json|txt)$/i;
+
+type PageContent = {
+  links: PageLink[];
+  iframes: string[];
+  scripts: string[];
+  text: string;
+  jsonLd: string[];
+  empty: boolean;
+};
+
+/** Runs in the page: what the crawl needs from the main document. */
+function readPageContent(): PageContent {
+  const body = document.body;
+  return {
+    links: [...document.querySelectorAll('a[href]')].map((anchor) => {
+      const a = anchor as HTMLAnchorElement;
+      const label = [a.innerText || a.textContent || '', a.title, a.getAttribute('aria-label') ?? ''];
+      return { href: a.href, text: label.map((part) => part.trim()).filter(Boolean).join(' ') };
+    }),
+    iframes: [...document.querySelectorAll('iframe[src]')].map((frame) => (frame as HTMLIFrameElement).src),
+    scripts: [...document.querySelectorAll('script[src]')].map((script) => (script as HTMLScriptElement).src),
+    text: body?.innerText ?? '',
+    jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((script) => script.textContent ?? ''),
+    empty: !body || (body.innerText.trim() === '' && body.children.length === 0),
+  };
+}
+
+/** Runs in each frame: the storage keys of the frame's origin. */
+function readStorageKeys() {
+  const keys = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => storage.key(i) ?? '');
+  return { origin: location.origin, local: keys(localStorage), session: keys(sessionStorage) };
+}
+
+const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: false }) ?? hostname;
+
+function normalise(href: string): string | undefined {
+  if (!URL.canParse(href)) return undefined;
+  const url = new URL(href);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  return url.toString();
+}
+
+export type Scanner = { scan(url: string): Promise<ScanFindings>; close(): Promise<void> };
+
+export function createScanner({
+  browser,
+  policy,
+  limits = DEFAULT_SCAN_LIMITS,
+}: {
+  browser: SharedBrowser;
+  policy: EgressPolicy;
+  limits?: ScanLimits;
+}): Scanner {
+  return {
+    async scan(url) {
+      const started = performance.now();
+      const target = new URL(url);
+      // Refuse a forbidden start address before a browser is involved.
+      const first = await policy(target.hostname, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
+      if ('refused' in first) throw new ScanError(first.unresolvable ? 'crawl' : 'refused', first.refused);
+
+      const guard = await startEgressGuard(policy);
+      try {
+        return await withTimeout(
+          limits.totalTimeoutMs,
+          (signal) =>
+            browser.withContext(guard.proxyServer, (context) =>
+              crawl(context, target, limits, guard.refused, signal).then((found) => ({
+                ...found,
+                durationMs: Math.round(performance.now() - started),
+              })),
+            ),
+        );
+      } finally {
+        await guard.close();
+      }
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Runs `work`; past `ms` it fails with a time-out and `signal` tells the work to stop. */
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new ScanError('crawl', `the scan took longer than ${Math.round(ms / 1000)} s and was stopped`));
+    }, ms);
+  });
+  const running = work(controller.signal);
+  running.catch(() => {}); // after a time-out its failure no longer matters
+  try {
+    return await Promise.race([running, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function crawl(
+  context: BrowserContext,
+  start: URL,
+  limits: ScanLimits,
+  refused: RefusedRequest[],
+  signal: AbortSignal,
+): Promise<Omit<ScanFindings, 'durationMs'>> {
+  const site = siteOf(start.hostname);
+  const page = await context.newPage();
+  signal.addEventListener('abort', () => void page.close().catch(() => {}));
+  page.setDefaultNavigationTimeout(limits.navigationTimeoutMs);
+
+  const scripts = new Set<string>();
+  const iframes = new Set<string>();
+  page.on('request', (request) => {
+    const type = request.resourceType();
+    if (type === 'script') scripts.add(request.url());
+    if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) iframes.add(request.url());
+  });
+
+  const storage = { local: new Map<string, FoundStorageKey>(), session: new Map<string, FoundStorageKey>() };
+  const texts = new Map<string, { text: string; jsonLd: string[] }>();
+  const allLinks: PageLink[] = [];
+  const pages: VisitedPage[] = [];
+  const queue: string[] = [normalise(start.toString())!];
+  const seen = new Set(queue);
+
+  while (queue.length > 0 && pages.length < limits.pageLimit && !signal.aborted) {
+    const url = queue.shift()!;
+    const isStart = pages.length === 0;
+    let response: HTTPResponse | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'load' });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (isStart) throw startFailure(url, message, refused);
+      pages.push({ url, status: null, error: message });
+      continue;
+    }
+    const status = response?.status() ?? null;
+    const headers = response?.headers() ?? {};
+    if (isStart) {
+      if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, refused)}`);
+      if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
+      if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
+      if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
+    }
+    await page.waitForNetworkIdle({ idleTime: limits.networkIdleMs, timeout: limits.navigationTimeoutMs }).catch(() => {});
+    // Tags fire on the landing page; give their late cookies time before moving on. Later pages
+    // mostly run the same tags, so they only wait for the network, and the end waits again.
+    if (isStart) await sleep(limits.graceMs);
+    const content = await page.evaluate(readPageContent).catch(() => undefined);
+    if (isStart && (!content || content.empty)) throw new ScanError('site', `the website answered ${url} with an empty page`);
+    pages.push({ url, status });
+    if (!content) continue;
+
+    for (const frame of page.frames()) {
+      const keys = await frame.evaluate(readStorageKeys).catch(() => undefined);
+      if (!keys || keys.origin === 'null') continue;
+      for (const name of keys.local) storage.local.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
+      for (const name of keys.session) storage.session.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
+    }
+    for (const src of content.scripts) scripts.add(src);
+    for (const src of content.iframes) iframes.add(src);
+    texts.set(page.url(), { text: content.text, jsonLd: content.jsonLd });
+    texts.set(url, { text: content.text, jsonLd: content.jsonLd });
+
+    const legal: { url: string; score: number }[] = [];
+    for (const link of content.links) {
+      const next = normalise(link.href);
+      if (!next) continue;
+      allLinks.push({ href: next, text: link.text });
+      const nextUrl = new URL(next);
+      if (seen.has(next) || siteOf(nextUrl.hostname) !== site || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
+      seen.add(next);
+      const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
+      if (score > 0) legal.push({ url: next, score });
+      else queue.push(next);
+    }
+    // Imprint and privacy pages go to the front of the queue.
+    queue.unshift(...legal.sort((a, b) => b.score - a.score).map((entry) => entry.url));
+  }
+  if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
+
+  await sleep(limits.graceMs);
+  const cookies = (await context.cookies()).map((cookie) => ({
+    name: cookie.name,
+    domain: cookie.domain,
+    path: cookie.path,
+    expires: cookie.session || cookie.expires < 0 ? null : new Date(cookie.expires * 1000).toISOString(),
+    httpOnly: cookie.httpOnly ?? false,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite ?? null,
+    party: siteOf(cookie.domain.replace(/^\./, '')) === site ? ('first' as const) : ('third' as const),
+  }));
+
+  const { imprintUrl, privacyPolicyUrl } = pickLegalPages(allLinks);
+  const imprint = imprintUrl ? texts.get(imprintUrl) : undefined;
+  return {
+    url: start.toString(),
+    pages,
+    cookies,
+    localStorage: [...storage.local.values()],
+    sessionStorage: [...storage.session.values()],
+    scripts: [...scripts],
+    iframes: [...iframes],
+    imprintUrl,
+    privacyPolicyUrl,
+    address: imprint
+      ? extractAddress({ text: imprint.text, jsonLd: imprint.jsonLd.flatMap(parseJson) })
+      : { company: null, street: null, zipCode: null, city: null },
+    refusedRequests: [...refused],
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function parseJson(text: string): unknown[] {
+  try {
+    return [JSON.parse(text)];
+  } catch {
+    return [];
+  }
+}
+
+function refusalFor(url: string, refused: RefusedRequest[]): string {
+  return refused.at(-1)?.reason ?? `${new URL(url).hostname} is not a public address`;
+}
+
+/** The start page could not be loaded: refused by the guard (400) or a crawl failure (500). */
+function startFailure(url: string, message: string, refused: RefusedRequest[]): ScanError {
+  if (refused.some((entry) => !entry.unresolvable)) {
+    return new ScanError('refused', `refused to open ${url}: ${refusalFor(url, refused)}`);
+  }
+  const reason = /timeout/i.test(message) ? 'the page did not finish loading in time' : message.replace(/\s+at .*$/s, '');
+  return new ScanError('crawl', `could not load ${url}: ${reason}`);
+}

@@ -1,0 +1,24 @@
+import type { OnboardingEmbedCodeSnippets } from '../contract/onboarding.ts';
+import type { RequestContext } from '../context.ts';
+import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/** The tag that loads the consent manager for a domain, optionally forcing a language. */
+export function snippetFor(publicBaseUrl: string, domainId: string, locale?: string): string {
+  const src = new URL('app.js', `${publicBaseUrl}/`);
+  src.searchParams.set('domain', domainId);
+  if (locale) src.searchParams.set('lang', locale);
+  return `<script src="${escapeHtml(src.toString())}" referrerpolicy="origin"></script>`;
+}
+
+/** `default` (the visitor's language) and one snippet per active locale of the domain. */
+export async function embedCodeSnippets(ctx: RequestContext, scope: DomainScope): Promise<OnboardingEmbedCodeSnippets> {
+  const domain = await requireDomain(ctx, scope);
+  const base = ctx.services.publicBaseUrl;
+  return {
+    ...Object.fromEntries(domain.locales.map((locale) => [locale, snippetFor(base, domain.id, locale)])),
+    default: snippetFor(base, domain.id),
+  };
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dnsEgressPolicy } from '../src/onboarding/scanner/address-policy.ts';
+import { createSharedBrowser, type SharedBrowser } from '../src/onboarding/scanner/browser.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings } from '../src/onboarding/scanner/scan.ts';
+import { type FixtureWebsites, startFixtureWebsites } from './fixtures/websites.ts';
+
+/** The scanner against fixture websites on loopback, with its address checks switched on. */
+
+let sites: FixtureWebsites;
+let browser: SharedBrowser;
+const limits = { ...DEFAULT_SCAN_LIMITS, navigationTimeoutMs: 4_000, networkIdleMs: 200, graceMs: 500, totalTimeoutMs: 20_000 };
+
+beforeAll(async () => {
+  sites = await startFixtureWebsites();
+  browser = createSharedBrowser({ acceptInsecureCerts: true });
+  await browser.warmUp();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await sites?.close();
+});
+
+const scanner = () => createScanner({ browser, policy: sites.policy, limits });
+
+async function scanFailure(url: string, scan = scanner()): Promise<ScanError> {
+  const error = await scan.scan(url).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ScanError);
+  return error as ScanError;
+}
+
+describe('scanning the fixture shop', () => {
+  let found: ScanFindings;
+  beforeAll(async () => {
+    found = await scanner().scan('http://www.shop.test/');
+  }, 60_000);
+
+  it('visits the start page first, then the imprint and privacy pages, then the rest of the site', () => {
+    expect(found.pages.map((page) => page.url)).toEqual([
+      'http://www.shop.test/',
+      'http://www.shop.test/impressum',
+      'http://www.shop.test/datenschutz',
+      'http://www.shop.test/produkte',
+      'http://www.shop.test/ueber-uns',
+      'http://www.shop.test/produkte/tasse',
+    ]);
+    expect(found.pages.every((page) => page.status === 200)).toBe(true);
+  });
+
+  it('stays within the registrable domain and follows no mailto or foreign links', () => {
+    expect([...sites.hits.keys()].filter((key) => key.startsWith('www.elsewhere'))).toEqual([]);
+  });
+
+  it('reads first- and third-party cookies, by header and by script, including one set late', () => {
+    const byName = Object.fromEntries(found.cookies.map((cookie) => [cookie.name, cookie]));
+    expect(Object.keys(byName).sort()).toEqual(
+      ['VISITOR_INFO1_LIVE', 'YSC', '_ga', '_ga_FIXTURE', 'late_cookie', 'shop_session'].sort(),
+    );
+    expect(byName.shop_session).toMatchObject({ domain: 'www.shop.test', path: '/', httpOnly: true, party: 'first', expires: null });
+    expect(byName._ga).toMatchObject({ domain: 'www.shop.test', party: 'first', httpOnly: false });
+    // Two years asked for; Chromium caps cookie lifetimes at 400 days.
+    expect(Date.parse(byName._ga!.expires!)).toBeGreaterThan(Date.now() + 399 * 86_400_000);
+    expect(byName.late_cookie).toMatchObject({ party: 'first' });
+    expect(byName.VISITOR_INFO1_LIVE).toMatchObject({ domain: 'www.youtube.com', secure: true, sameSite: 'None', party: 'third' });
+    expect(byName.YSC).toMatchObject({ party: 'third', expires: null });
+  });
+
+  it('reads the localStorage and sessionStorage keys of every frame origin', () => {
+    expect(found.localStorage).toEqual(
+      expect.arrayContaining([
+        { name: 'cart_items', origin: 'http://www.shop.test' },
+        { name: 'yt-remote-device-id', origin: 'https://www.youtube.com' },
+      ]),
+    );
+    expect(found.localStorage).toHaveLength(2);
+    expect(found.sessionStorage).toEqual([{ name: 'checkout_step', origin: 'http://www.shop.test' }]);
+  });
+
+  it('lists the scripts and frames the pages loaded', () => {
+    expect(found.scripts).toContain('http://www.googletagmanager.com/gtag/js?id=G-FIXTURE');
+    expect(found.iframes).toContain('https://www.youtube.com/embed/fixture-video');
+  });
+
+  it('finds the imprint and privacy pages and reads the address from the imprint', () => {
+    expect(found.imprintUrl).toBe('http://www.shop.test/impressum');
+    expect(found.privacyPolicyUrl).toBe('http://www.shop.test/datenschutz');
+    expect(found.address).toEqual({ company: 'Fixture Shop GmbH', street: 'Musterstraße 12', zipCode: '10115', city: 'Berlin' });
+  });
+
+  it('refuses nothing on a site that loads only public (fixture) addresses', () => {
+    expect(found.refusedRequests).toEqual([]);
+  });
+});
+
+describe('limits and isolation', () => {
+  it('stops at the page limit', async () => {
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageLimit: 10 } }).scan(
+      'http://www.tensite.test/',
+    );
+    expect(found.pages).toHaveLength(10);
+    expect(new Set(found.pages.map((page) => page.url)).size).toBe(10);
+    expect(found.cookies.filter((cookie) => cookie.name.startsWith('visited_'))).toHaveLength(10);
+  });
+
+  it('gives every scan a fresh browser context: no cookies carry over', async () => {
+    await scanner().scan('http://www.shop.test/');
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageLimit: 1 } }).scan(
+      'http://www.tensite.test/',
+    );
+    expect(found.cookies.map((cookie) => cookie.name)).toEqual(['visited_0']);
+  });
+});
+
+describe('failures', () => {
+  it.each([
+    ['an error status (404)', 'http://error404.test/', /status 404/],
+    ['an error status (500)', 'http://error500.test/', /status 500/],
+    ['an empty answer', 'http://empty.test/', /empty page/],
+    ['a page with nothing in it', 'http://blank.test/', /empty page/],
+  ])('fails with a site error for %s', async (_, url, message) => {
+    const error = await scanFailure(url);
+    expect(error.failure).toBe('site');
+    expect(error.message).toMatch(message);
+  });
+
+  it('fails with a crawl error when the page never finishes loading, within the navigation time-out', async () => {
+    const started = Date.now();
+    const error = await scanFailure('http://slow.test/');
+    expect(error.failure).toBe('crawl');
+    expect(error.message).toMatch(/in time/);
+    expect(Date.now() - started).toBeLessThan(limits.navigationTimeoutMs + 3_000);
+  });
+
+  it('fails with a crawl error when the whole scan runs over its time limit', async () => {
+    const tight = createScanner({ browser, policy: sites.policy, limits: { ...limits, totalTimeoutMs: 1_500 } });
+    const started = Date.now();
+    const error = await scanFailure('http://slow.test/', tight);
+    expect(error.failure).toBe('crawl');
+    expect(error.message).toMatch(/longer than/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('fails with a crawl error when the host does not resolve', async () => {
+    const error = await scanFailure('http://unresolvable.test/');
+    expect(error.failure).toBe('crawl');
+  });
+
+  it('fails with a crawl error when nothing listens at the address', async () => {
+    const closedPort = createScanner({ browser, policy: async () => ({ address: '127.0.0.1', port: 1 }), limits });
+    const error = await scanFailure('http://www.closed.test/', closedPort);
+    expect(error.failure).toBe('crawl');
+  });
+});
+
+describe('address safety', () => {
+  it('refuses a loopback start address without opening it', async () => {
+    const error = await scanFailure(`http://127.0.0.1:${sites.httpPort}/`);
+    expect(error.failure).toBe('refused');
+    expect(error.message).toMatch(/non-public/);
+  });
+
+  it.each(['http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://192.168.0.1/'])(
+    'refuses %s',
+    async (url) => {
+      expect((await scanFailure(url)).failure).toBe('refused');
+    },
+  );
+
+  it('refuses a redirect to a private address, checked on the redirect itself', async () => {
+    const error = await scanFailure('http://redirect.test/');
+    expect(error.failure).toBe('refused');
+    expect(sites.hits.get('127.0.0.1 /private')).toBeUndefined();
+  });
+
+  it('visits private addresses when explicitly allowed (SCAN_ALLOW_PRIVATE_ADDRESSES)', async () => {
+    const allowing = createScanner({ browser, policy: dnsEgressPolicy({ allowPrivate: true }), limits: { ...limits, pageLimit: 1 } });
+    const found = await allowing.scan(`http://127.0.0.1:${sites.httpPort}/`);
+    expect(found.pages).toEqual([{ url: `http://127.0.0.1:${sites.httpPort}/`, status: 200 }]);
+  });
+});
