@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
 import { routeLabel as label, samplePayload, seedWorld, stateOf, pathOf, type World } from './support/route-world.ts';
-import { type HttpAnswer, startTestService, type TestService } from './support/service.ts';
+import { startScanningTestService } from './support/scanning-service.ts';
+import type { HttpAnswer, TestService } from './support/service.ts';
 
 /**
  * The edges of the HTTP surface (SERVICE.md §3 "Rules that hold everywhere"), driven from the
@@ -11,10 +12,12 @@ import { type HttpAnswer, startTestService, type TestService } from './support/s
  */
 
 let service: TestService;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  service = await startTestService();
+  // A real scanner, so the scan route answers from a (fixture) website too.
+  ({ service, close } = await startScanningTestService());
 });
-afterAll(() => service.close());
+afterAll(() => close());
 
 // ── the route table, read as data ───────────────────────────────────────────
 

@@ -14,8 +14,9 @@ export const routeLabel = (route: RestRoute) => `${route.method} ${route.path}`;
 
 export type World = { domain: DomainPath; ids: Record<string, string> };
 
+/** The seeded domain is the fixture shop, so a scanning service can scan it. */
 export async function seedWorld(service: TestService): Promise<World> {
-  const domain = await createDomain(service);
+  const domain = await createDomain(service, 'http://www.shop.test/');
   const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload());
   expect(embedding.status, embedding.text).toBe(201);
   const theme = await service.rest('POST', `${domain.base}/theme`, themePayload());
@@ -66,6 +67,11 @@ const samples: Record<string, (tag: string) => unknown> = {
   'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId': () => ({ vendor: 'Someone' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/presets': () => [{ id: 200, active: true }],
+  'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/embeddingsFromCookies': (tag) => [
+    { name: '_ga', storageType: 'cookie' },
+    { name: `unknown-${tag}`, storageType: 'localStorage' },
+  ],
 };
 
 export function samplePayload(route: RestRoute, tag: string = randomUUID()): unknown {

@@ -80,6 +80,17 @@ export function parseOpenCookieDatabase(csv: string): { rows: Row[]; skipped: Im
   return { rows: [...rows.values()], skipped };
 }
 
+/**
+ * A service is technically necessary only when all its cookies are; otherwise its purpose is
+ * that of the most common of its other cookies (Hotjar: analytics, though many of its rows say
+ * "Functional").
+ */
+function purposeForRows(rows: Row[]): PurposeId {
+  const purposes = rows.map((row) => purposeForCategory(row[COLUMNS.category]));
+  const optional = purposes.filter((purpose) => purpose !== '41ba25c');
+  return (mostCommon(optional.length > 0 ? optional : purposes) || '15c61c3') as PurposeId;
+}
+
 function mostCommon(values: string[]): string {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
@@ -101,7 +112,7 @@ export async function importOpenCookieDatabase(
     for (const [platform, platformRows] of byPlatform) {
       const fields = {
         vendor: mostCommon(platformRows.map((row) => row[COLUMNS.controller]).filter(Boolean)) || platform,
-        purpose: purposeForCategory(mostCommon(platformRows.map((row) => row[COLUMNS.category]))),
+        purpose: purposeForRows(platformRows),
         privacyPolicyUrl: mostCommon(platformRows.map((row) => row[COLUMNS.privacyUrl]).filter(Boolean)),
       };
       let service = existing.get(platform);

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/db/orm.ts';
+import { loadCatalog } from '../src/onboarding/catalog/catalog.ts';
+import { ImportedCookieEntity, ImportedServiceEntity } from '../src/onboarding/catalog/imported.entity.ts';
+import { freshTestDatabase } from './support/database.ts';
+
+/** `npm run catalog:import -- <file.csv>` with the Open Cookie Database file, run as operators run it. */
+
+const run = promisify(execFile);
+const OCD = new URL('../../shared/data/open-cookie-database/open-cookie-database.csv', import.meta.url).pathname;
+const NODE = process.execPath;
+const SCRIPT = new URL('../scripts/catalog-import.ts', import.meta.url).pathname;
+
+let workDir: string;
+let target: { env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> };
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'catalog-import-'));
+  const { databaseUrl, drop } = await freshTestDatabase();
+  const dataDir = join(workDir, 'data');
+  target = {
+    env: databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir },
+    open: () => openDatabase({ databaseUrl, dataDir, poolSize: 1 }),
+    drop,
+  };
+});
+afterAll(async () => {
+  await target.drop();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const importFile = (file: string) =>
+  run(NODE, [SCRIPT, file], { env: { ...process.env, DATABASE_URL: '', ...target.env, LOG_LEVEL: 'silent' } });
+
+describe('catalog import', () => {
+  it('imports every platform of the Open Cookie Database file as a service with its cookies', async () => {
+    const { stdout } = await importFile(OCD);
+    expect(stdout).toMatch(/imported 2263 cookies of 353 services \(353 new\)/);
+    expect(stdout).toMatch(/skipped 1 rows/);
+
+    const database = await target.open();
+    try {
+      const em = database.orm.em.fork();
+      expect(await em.count(ImportedServiceEntity)).toBe(353);
+      expect(await em.count(ImportedCookieEntity)).toBe(2263);
+      const catalog = await loadCatalog(em);
+      const hotjar = catalog.entries.find((entry) => entry.source === 'imported' && entry.name === 'Hotjar');
+      expect(hotjar).toMatchObject({ purpose: 'a717ff5', source: 'imported' });
+      expect(hotjar!.id).toBeGreaterThanOrEqual(100_000);
+      // A prefix row of the file matches longer names.
+      const match = catalog.matchStorageKey('CookieConsentBulkSetting-abc', 'cookie');
+      expect(match).toMatchObject({ rule: 'imported', entry: { name: 'Cookiebot' } });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('keeps preset ids stable when the same file is imported again', async () => {
+    const before = await target.open();
+    const ids = (await before.orm.em.fork().find(ImportedServiceEntity, {}, { orderBy: { platform: 'asc' } })).map((s) => [s.platform, s.id]);
+    await before.close();
+
+    const { stdout } = await importFile(OCD);
+    expect(stdout).toMatch(/353 services \(0 new\)/);
+
+    const after = await target.open();
+    const again = (await after.orm.em.fork().find(ImportedServiceEntity, {}, { orderBy: { platform: 'asc' } })).map((s) => [s.platform, s.id]);
+    await after.close();
+    expect(again).toEqual(ids);
+  });
+
+  it('refuses a file that is not in the Open Cookie Database format, with one clear line and a non-zero exit', async () => {
+    const wrong = join(workDir, 'wrong.csv');
+    await writeFile(wrong, 'name,value\n_ga,1\n');
+    const failure = await importFile(wrong).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr.trim()).toMatch(/^cannot import .*wrong\.csv: not in the Open Cookie Database format: missing column\(s\) ID, Platform/);
+  });
+});

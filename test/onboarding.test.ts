@@ -1,0 +1,405 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { builtinPresets } from '../src/onboarding/catalog/builtin.ts';
+import { importOpenCookieDatabase } from '../src/onboarding/catalog/import-open-cookie-database.ts';
+import { API, createClient, createDomain, type DomainPath, domainState, unknownId } from './support/fixtures.ts';
+import { startScanningTestService } from './support/scanning-service.ts';
+import { PUBLIC_BASE_URL, type TestService } from './support/service.ts';
+
+/** The four onboarding operations (SERVICE.md §3 "Scan domain" to "Code snippets"), over REST and GraphQL. */
+
+let service: TestService;
+let sites: Awaited<ReturnType<typeof startScanningTestService>>['sites'];
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ service, sites, close } = await startScanningTestService());
+}, 120_000);
+afterAll(() => close());
+
+const preset = (name: string) => {
+  const found = builtinPresets.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no built-in preset named ${name}`);
+  return found;
+};
+const YOUTUBE = preset('YouTube');
+const GA4 = preset('Google Analytics 4');
+
+const gqlScope = (domain: DomainPath) => ({ clientId: domain.clientId, domainId: domain.domainId });
+
+describe('scan domain', () => {
+  it('scans the site at the domain address and reports address, legal pages, storage and known services', async () => {
+    const domain = await createDomain(service, 'http://www.shop.test/');
+    const answer = await service.rest('GET', `${domain.base}/onboarding/scan`);
+    expect(answer.status, answer.text).toBe(200);
+    const result = answer.body;
+
+    expect(result.address).toEqual({ company: 'Fixture Shop GmbH', street: 'Musterstraße 12', zipCode: '10115', city: 'Berlin' });
+    expect(result.imprintUrl).toBe('http://www.shop.test/impressum');
+    expect(result.privacyPolicyUrl).toBe('http://www.shop.test/datenschutz');
+
+    const cookies = result.storage.cookies.map((c: { name: string; domain: string; path: string }) => ({ name: c.name, domain: c.domain, path: c.path }));
+    expect(cookies).toEqual(
+      expect.arrayContaining([
+        { name: 'shop_session', domain: 'www.shop.test', path: '/' },
+        { name: '_ga', domain: 'www.shop.test', path: '/' },
+        { name: '_ga_FIXTURE', domain: 'www.shop.test', path: '/' },
+        { name: 'late_cookie', domain: 'www.shop.test', path: '/' },
+        { name: 'VISITOR_INFO1_LIVE', domain: 'www.youtube.com', path: '/' },
+        { name: 'YSC', domain: 'www.youtube.com', path: '/' },
+      ]),
+    );
+    expect(cookies).toHaveLength(6);
+    const youtubeCookie = result.storage.cookies.find((c: { name: string }) => c.name === 'VISITOR_INFO1_LIVE');
+    expect(youtubeCookie).toMatchObject({ party: 'third', secure: true, httpOnly: false, sameSite: 'None' });
+    expect(result.storage.localStorage.map((k: { name: string }) => k.name).sort()).toEqual(['cart_items', 'yt-remote-device-id']);
+    expect(result.storage.sessionStorage.map((k: { name: string }) => ({ name: k.name }))).toEqual([{ name: 'checkout_step' }]);
+
+    const found = Object.fromEntries(result.availablePresets.map((p: { id: number }) => [p.id, p]));
+    expect(Object.keys(found).map(Number).sort((a, b) => a - b)).toEqual([GA4.id, YOUTUBE.id]);
+    expect(found[YOUTUBE.id]).toMatchObject({
+      id: YOUTUBE.id,
+      name: 'YouTube',
+      purpose: YOUTUBE.purpose,
+      vendor: YOUTUBE.vendor,
+      translations: {
+        de_DE: { name: YOUTUBE.translations.de_DE.name, description: YOUTUBE.translations.de_DE.description },
+        en_US: { name: YOUTUBE.translations.en_US.name, description: YOUTUBE.translations.en_US.description },
+      },
+    });
+    expect(found[YOUTUBE.id].evidence).toEqual(
+      expect.arrayContaining([
+        { kind: 'cookie', value: 'VISITOR_INFO1_LIVE' },
+        { kind: 'localStorage', value: 'yt-remote-device-id' },
+        { kind: 'iframe', value: 'https://www.youtube.com/embed/fixture-video' },
+      ]),
+    );
+    expect(found[GA4.id].evidence).toEqual(
+      expect.arrayContaining([
+        { kind: 'cookie', value: '_ga' },
+        { kind: 'cookie', value: '_ga_FIXTURE' },
+        { kind: 'script', value: 'http://www.googletagmanager.com/gtag/js?id=G-FIXTURE' },
+      ]),
+    );
+    expect(result.pages[0]).toEqual({ url: 'http://www.shop.test/', status: 200 });
+    expect(result.url).toBe('http://www.shop.test/');
+  });
+
+  it('scans the same site through GraphQL', async () => {
+    const domain = await createDomain(service, 'http://www.shop.test/');
+    const answer = await service.graphql(
+      `mutation($clientId: ID!, $domainId: ID!) { scanDomain(clientId: $clientId, domainId: $domainId) {
+         address { company street zipCode city } imprintUrl privacyPolicyUrl
+         availablePresets { id name translations { locale name } }
+         storage { cookies { name domain path party } localStorage { name origin } sessionStorage { name } }
+       } }`,
+      gqlScope(domain),
+    );
+    expect(answer.errors).toBeUndefined();
+    const result = answer.data.scanDomain;
+    expect(result.address).toEqual({ company: 'Fixture Shop GmbH', street: 'Musterstraße 12', zipCode: '10115', city: 'Berlin' });
+    expect(result.availablePresets.map((p: { id: number }) => p.id).sort((a: number, b: number) => a - b)).toEqual([GA4.id, YOUTUBE.id]);
+    expect(result.storage.sessionStorage).toEqual([{ name: 'checkout_step' }]);
+  });
+
+  it.each([
+    ['an error status', 'http://error404.test/', 400, '/problems/validation', 'BAD_USER_INPUT'],
+    ['an empty page', 'http://empty.test/', 400, '/problems/validation', 'BAD_USER_INPUT'],
+    ['a page that never finishes loading', 'http://slow.test/', 500, '/problems/internal', 'UPSTREAM_FAILURE'],
+    ['a host that does not resolve', 'http://unresolvable.test/', 500, '/problems/internal', 'UPSTREAM_FAILURE'],
+    ['a redirect to a private address', 'http://redirect.test/', 400, '/problems/validation', 'BAD_USER_INPUT'],
+    ['a loopback address', 'http://127.0.0.1:9/', 400, '/problems/validation', 'BAD_USER_INPUT'],
+  ])('answers a site with %s with %i (and the same error in GraphQL)', async (_, name, status, type, code) => {
+    const domain = await createDomain(service, name);
+    const answer = await service.rest('GET', `${domain.base}/onboarding/scan`);
+    expect(answer.status, answer.text).toBe(status);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(answer.body).toMatchObject({ type, status, detail: expect.any(String) });
+    const viaGraphql = await service.graphql(
+      'mutation($clientId: ID!, $domainId: ID!) { scanDomain(clientId: $clientId, domainId: $domainId) { imprintUrl } }',
+      gqlScope(domain),
+    );
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe(code);
+  });
+
+  it('answers 404 for an unknown domain or client', async () => {
+    const domain = await createDomain(service, 'http://www.shop.test/');
+    expect((await service.rest('GET', `${API}/${domain.clientId}/domain/${unknownId()}/onboarding/scan`)).status).toBe(404);
+    expect((await service.rest('GET', `${API}/${unknownId()}/domain/${domain.domainId}/onboarding/scan`)).status).toBe(404);
+  });
+
+  it('never hangs: concurrent scans of a slow site all answer', async () => {
+    const domain = await createDomain(service, 'http://slow.test/');
+    const answers = await Promise.all([1, 2, 3].map(() => service.rest('GET', `${domain.base}/onboarding/scan`)));
+    expect(answers.map((a) => a.status)).toEqual([500, 500, 500]);
+  });
+});
+
+describe('import presets', () => {
+  let domain: DomainPath;
+  beforeEach(async () => {
+    domain = await createDomain(service);
+  });
+
+  it('creates one embedding per preset with its assets and translations, in request order (201)', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id, active: true }, { id: GA4.id }]);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toEqual([
+      { presetId: YOUTUBE.id, embeddingId: expect.any(String) },
+      { presetId: GA4.id, embeddingId: expect.any(String) },
+    ]);
+    const youtube = (await service.rest('GET', `${domain.base}/embedding/${answer.body[0].embeddingId}`)).body;
+    expect(youtube).toMatchObject({
+      name: 'YouTube',
+      active: true,
+      purpose: YOUTUBE.purpose,
+      vendor: YOUTUBE.vendor,
+      privacyPolicyUrl: YOUTUBE.privacyPolicyUrl,
+      description: YOUTUBE.translations.en_US.description,
+      iframeMarkers: YOUTUBE.signals.iframes,
+      translations: {
+        de_DE: { name: YOUTUBE.translations.de_DE.name, description: YOUTUBE.translations.de_DE.description },
+        en_US: { name: YOUTUBE.translations.en_US.name, description: YOUTUBE.translations.en_US.description },
+      },
+    });
+    expect(youtube.assets.map((a: { name: string; storageType: string; dynamic: boolean }) => [a.name, a.storageType, a.dynamic])).toEqual(
+      YOUTUBE.cookies.map((c) => [c.name, c.storageType, c.wildcard]),
+    );
+    const visitor = youtube.assets.find((a: { name: string }) => a.name === 'VISITOR_INFO1_LIVE');
+    const visitorPreset = YOUTUBE.cookies.find((c) => c.name === 'VISITOR_INFO1_LIVE')!;
+    expect(visitor).toMatchObject({
+      lifetime: visitorPreset.lifetime,
+      description: visitorPreset.description.en_US,
+      translations: {
+        de_DE: { description: visitorPreset.description.de_DE, lifetime: expect.stringMatching(/Monate|Monat|Jahr|Tag/) },
+        en_US: { description: visitorPreset.description.en_US, lifetime: visitorPreset.lifetime },
+      },
+    });
+    const analytics = (await service.rest('GET', `${domain.base}/embedding/${answer.body[1].embeddingId}`)).body;
+    expect(analytics).toMatchObject({ name: GA4.name, active: false, purpose: 'a717ff5' });
+  });
+
+  it.each([
+    ['an unknown preset id', [{ id: YOUTUBE.id }, { id: 99_999 }], ['/1/id']],
+    ['a repeated preset id', [{ id: YOUTUBE.id }, { id: YOUTUBE.id }], ['/1/id']],
+    ['an id that is not an integer', [{ id: 'youtube' }], ['/0/id']],
+    ['an unknown property', [{ id: YOUTUBE.id, colour: 'red' }], ['/0/colour']],
+    ['an object instead of an array', { id: YOUTUBE.id }, ['']],
+  ])('answers 400 for %s and creates nothing', async (_, body, paths) => {
+    const before = await domainState(service, domain);
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((e: { path: string }) => e.path)).toEqual(paths);
+    expect(await domainState(service, domain)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown domain', async () => {
+    const client = await createClient(service);
+    const answer = await service.rest('POST', `${API}/${client.id}/domain/${unknownId()}/onboarding/presets`, [{ id: YOUTUBE.id }]);
+    expect(answer.status).toBe(404);
+  });
+
+  it('imports through GraphQL, and bad input is BAD_USER_INPUT with the same errors as REST', async () => {
+    const mutation = `mutation($clientId: ID!, $domainId: ID!, $presets: [OnboardingPresetInput!]!) {
+      importPresets(clientId: $clientId, domainId: $domainId, presets: $presets) { presetId embeddingId } }`;
+    const ok = await service.graphql(mutation, { ...gqlScope(domain), presets: [{ id: GA4.id, active: true }] });
+    expect(ok.errors).toBeUndefined();
+    expect(ok.data.importPresets).toEqual([{ presetId: GA4.id, embeddingId: expect.any(String) }]);
+    const embedding = (await service.rest('GET', `${domain.base}/embedding/${ok.data.importPresets[0].embeddingId}`)).body;
+    expect(embedding).toMatchObject({ name: GA4.name, active: true });
+
+    const bad = [{ id: GA4.id }, { id: 99_999 }];
+    const viaGraphql = await service.graphql(mutation, { ...gqlScope(domain), presets: bad });
+    const viaRest = await service.rest('POST', `${domain.base}/onboarding/presets`, bad);
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(viaGraphql.errors?.[0]?.extensions?.errors).toEqual(viaRest.body.errors);
+  });
+});
+
+describe('embeddings from cookies', () => {
+  let domain: DomainPath;
+  beforeEach(async () => {
+    domain = await createDomain(service);
+  });
+
+  const found = [
+    { name: '_ga', storageType: 'cookie' },
+    { name: '_ga_ABC123', storageType: 'cookie' },
+    { name: '_ga_XYZ789', storageType: 'cookie' },
+    { name: 'VISITOR_INFO1_LIVE', storageType: 'cookie' },
+    { name: 'mystery', storageType: 'cookie' },
+    { name: 'my-app-state', storageType: 'localStorage' },
+  ];
+
+  it('creates one embedding per recognised service with the matched assets, and one inactive "other" for the rest (201)', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, found);
+    expect(answer.status, answer.text).toBe(201);
+    const byName = Object.fromEntries(answer.body.map((e: { name: string }) => [e.name, e]));
+    expect(Object.keys(byName).sort()).toEqual([GA4.name, 'Unrecognised cookies', 'YouTube'].sort());
+    expect(byName[GA4.name]).toMatchObject({ purpose: GA4.purpose, active: true, vendor: GA4.vendor });
+    expect(byName[GA4.name].assets.map((a: { name: string; dynamic: boolean }) => [a.name, a.dynamic])).toEqual([
+      ['_ga', false],
+      ['_ga_*', true],
+    ]);
+    expect(byName.YouTube.assets.map((a: { name: string }) => a.name)).toEqual(['VISITOR_INFO1_LIVE']);
+    expect(byName['Unrecognised cookies']).toMatchObject({ purpose: '15c61c3', active: false });
+    expect(byName['Unrecognised cookies'].assets.map((a: { name: string; storageType: string }) => [a.name, a.storageType])).toEqual([
+      ['mystery', 'cookie'],
+      ['my-app-state', 'localStorage'],
+    ]);
+    // Everything returned is stored.
+    const stored = (await service.rest('GET', `${domain.base}/embedding`)).body;
+    expect(stored).toEqual(expect.arrayContaining(answer.body));
+    expect(stored).toHaveLength(3);
+  });
+
+  it("adds to the domain's existing embedding of a service instead of duplicating it or its assets", async () => {
+    const imported = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }]);
+    const gaId = imported.body[0].embeddingId;
+    await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [{ name: 'mystery', storageType: 'cookie' }]);
+
+    const again = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: '_ga', storageType: 'cookie' },
+      { name: 'YSC', storageType: 'cookie' },
+      { name: 'mystery', storageType: 'cookie' },
+      { name: 'another-mystery', storageType: 'sessionStorage' },
+    ]);
+    expect(again.status).toBe(201);
+    // GA4 already has _ga (the preset brought all its assets): nothing to add, so it is not returned.
+    expect(again.body.map((e: { name: string }) => e.name).sort()).toEqual(['Unrecognised cookies', 'YouTube']);
+    const unrecognised = again.body.find((e: { name: string }) => e.name === 'Unrecognised cookies');
+    expect(unrecognised.assets.map((a: { name: string }) => a.name)).toEqual(['mystery', 'another-mystery']);
+
+    const all = (await service.rest('GET', `${domain.base}/embedding`)).body as { id: string; name: string; assets: { name: string }[] }[];
+    expect(all.map((e) => e.name).sort()).toEqual([GA4.name, 'Unrecognised cookies', 'YouTube'].sort());
+    const ga = all.find((e) => e.id === gaId)!;
+    expect(ga.assets.map((a) => a.name)).toEqual(GA4.cookies.map((c) => c.name));
+  });
+
+  it.each([
+    ['an empty name', [{ name: '', storageType: 'cookie' }], '/0/name'],
+    ['an unknown storage type', [{ name: 'x', storageType: 'indexedDb' }], '/0/storageType'],
+    ['a missing storage type', [{ name: 'x' }], '/0/storageType'],
+  ])('answers 400 for %s and creates nothing', async (_, bad, pointer) => {
+    const before = await domainState(service, domain);
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [{ name: '_ga', storageType: 'cookie' }, ...bad]);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors.map((e: { path: string }) => e.path)).toEqual([pointer.replace('/0/', '/1/')]);
+    expect(await domainState(service, domain)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown domain', async () => {
+    const answer = await service.rest('POST', `${API}/${domain.clientId}/domain/${unknownId()}/onboarding/embeddingsFromCookies`, found);
+    expect(answer.status).toBe(404);
+  });
+
+  it('offers a dry run in GraphQL: the plan, cookie by cookie and embedding by embedding, with nothing written', async () => {
+    await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id }]);
+    const before = await domainState(service, domain);
+    const answer = await service.graphql(
+      `query($clientId: ID!, $id: ID!, $cookies: [OnboardingCookieInput!]!) { domain(clientId: $clientId, id: $id) {
+         embeddingsFromCookiesPlan(cookies: $cookies) {
+           cookies { name storageType rule presetId presetName pattern }
+           embeddings { action presetId name embeddingId assets }
+         } } }`,
+      { clientId: domain.clientId, id: domain.domainId, cookies: found },
+    );
+    expect(answer.errors).toBeUndefined();
+    const plan = answer.data.domain.embeddingsFromCookiesPlan;
+    expect(plan.cookies).toEqual([
+      { name: '_ga', storageType: 'cookie', rule: 'exact', presetId: GA4.id, presetName: GA4.name, pattern: '_ga' },
+      { name: '_ga_ABC123', storageType: 'cookie', rule: 'wildcard', presetId: GA4.id, presetName: GA4.name, pattern: '_ga_*' },
+      { name: '_ga_XYZ789', storageType: 'cookie', rule: 'wildcard', presetId: GA4.id, presetName: GA4.name, pattern: '_ga_*' },
+      { name: 'VISITOR_INFO1_LIVE', storageType: 'cookie', rule: 'exact', presetId: YOUTUBE.id, presetName: 'YouTube', pattern: 'VISITOR_INFO1_LIVE' },
+      { name: 'mystery', storageType: 'cookie', rule: null, presetId: null, presetName: null, pattern: null },
+      { name: 'my-app-state', storageType: 'localStorage', rule: null, presetId: null, presetName: null, pattern: null },
+    ]);
+    expect(plan.embeddings).toEqual([
+      { action: 'create', presetId: GA4.id, name: GA4.name, embeddingId: null, assets: ['_ga', '_ga_*'] },
+      { action: 'create', presetId: null, name: 'Unrecognised cookies', embeddingId: null, assets: ['mystery', 'my-app-state'] },
+    ]);
+    expect(await domainState(service, domain)).toEqual(before);
+
+    const applied = await service.graphql(
+      `mutation($clientId: ID!, $domainId: ID!, $cookies: [OnboardingCookieInput!]!) {
+         createEmbeddingsFromCookies(clientId: $clientId, domainId: $domainId, cookies: $cookies) { name assets { name } } }`,
+      { ...gqlScope(domain), cookies: found },
+    );
+    expect(applied.errors).toBeUndefined();
+    expect(applied.data.createEmbeddingsFromCookies.map((e: { name: string }) => e.name)).toEqual([GA4.name, 'Unrecognised cookies']);
+  });
+
+  it('recognises cookies from an imported Open Cookie Database file ("imported" rule)', async () => {
+    const csv = await readFile(new URL('../../shared/data/open-cookie-database/open-cookie-database.csv', import.meta.url), 'utf8');
+    await importOpenCookieDatabase(service.database.orm.em.fork(), csv);
+    // A cookie the built-in catalog does not know, but the Open Cookie Database does.
+    const answer = await service.graphql(
+      `query($clientId: ID!, $id: ID!) { domain(clientId: $clientId, id: $id) {
+         embeddingsFromCookiesPlan(cookies: [{ name: "CookieConsentBulkTicket", storageType: "cookie" }]) {
+           cookies { rule presetId presetName } } } }`,
+      { clientId: domain.clientId, id: domain.domainId },
+    );
+    expect(answer.errors).toBeUndefined();
+    const [cookie] = answer.data.domain.embeddingsFromCookiesPlan.cookies;
+    expect(cookie.rule).toBe('imported');
+    expect(cookie.presetName).toBe('Cookiebot');
+    expect(cookie.presetId).toBeGreaterThanOrEqual(100_000);
+    const created = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: 'CookieConsentBulkTicket', storageType: 'cookie' },
+    ]);
+    expect(created.status).toBe(201);
+    expect(created.body[0]).toMatchObject({ name: 'Cookiebot', assets: [{ name: 'CookieConsentBulkTicket', storageType: 'cookie' }] });
+  });
+});
+
+describe('code snippets', () => {
+  it('gives a default snippet and one per active locale, pointing at the public base URL, HTML-escaped', async () => {
+    const domain = await createDomain(service);
+    const answer = await service.rest('GET', `${domain.base}/onboarding/embed`);
+    expect(answer.status).toBe(200);
+    const src = (lang?: string) => `${PUBLIC_BASE_URL}/app.js?domain=${domain.domainId}${lang ? `&amp;lang=${lang}` : ''}`;
+    expect(answer.body).toEqual({
+      default: `<script src="${src()}" referrerpolicy="origin"></script>`,
+      de_DE: `<script src="${src('de_DE')}" referrerpolicy="origin"></script>`,
+      en_US: `<script src="${src('en_US')}" referrerpolicy="origin"></script>`,
+    });
+
+    await service.rest('PUT', domain.base, { locales: ['fr_FR', 'zh'] });
+    const changed = (await service.rest('GET', `${domain.base}/onboarding/embed`)).body;
+    expect(Object.keys(changed).sort()).toEqual(['default', 'fr_FR', 'zh']);
+
+    const viaGraphql = await service.graphql(
+      'query($clientId: ID!, $id: ID!) { domain(clientId: $clientId, id: $id) { embedCodeSnippets { default locales { locale snippet } } } }',
+      { clientId: domain.clientId, id: domain.domainId },
+    );
+    expect(viaGraphql.data.domain.embedCodeSnippets).toEqual({
+      default: changed.default,
+      locales: [
+        { locale: 'fr_FR', snippet: changed.fr_FR },
+        { locale: 'zh', snippet: changed.zh },
+      ],
+    });
+  });
+
+  it('answers 404 for an unknown domain', async () => {
+    const client = await createClient(service);
+    expect((await service.rest('GET', `${API}/${client.id}/domain/${unknownId()}/onboarding/embed`)).status).toBe(404);
+  });
+});
+
+describe('the preset catalog in GraphQL', () => {
+  it('finds services by name, vendor or cookie name', async () => {
+    const query = 'query($search: String, $first: Int) { presets(search: $search, first: $first) { id name source cookies { name wildcard } } }';
+    const byCookie = (await service.graphql(query, { search: 'VISITOR_INFO1' })).data.presets;
+    expect(byCookie.map((p: { name: string }) => p.name)).toContain('YouTube');
+    const byName = (await service.graphql(query, { search: 'analytics 4' })).data.presets;
+    expect(byName[0]).toMatchObject({ id: GA4.id, source: 'builtin', cookies: [{ name: '_ga', wildcard: false }, { name: '_ga_*', wildcard: true }] });
+    expect((await service.graphql(query, { first: 5 })).data.presets).toHaveLength(5);
+  });
+});
+
+describe('fixture sites', () => {
+  it('were really visited over the egress guard', () => {
+    expect(sites.hits.get('www.shop.test /impressum')).toBeGreaterThan(0);
+    expect(sites.hits.get('www.youtube.com /embed/fixture-video')).toBeGreaterThan(0);
+  });
+});
