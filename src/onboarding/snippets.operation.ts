@@ -18,7 +18,7 @@ export async function embedCodeSnippets(ctx: RequestContext, scope: DomainScope)
   const domain = await requireDomain(ctx, scope);
   const base = ctx.services.publicBaseUrl;
   return {
-    ...Object.fromEntries(domain.locales.map((locale) => [locale, snippetFor(base, domain.id, locale)])),
     default: snippetFor(base, domain.id),
+    ...Object.fromEntries(domain.locales.map((locale) => [locale, snippetFor(base, domain.id, locale)])),
   };
 }
