@@ -147,6 +147,13 @@ describe('failures', () => {
     expect(error.failure).toBe('crawl');
   });
 
+  it('fails with a crawl error when the browser cannot start', async () => {
+    const broken = createScanner({ browser: createSharedBrowser({ chromePath: '/nonexistent/chromium' }), policy: sites.policy, limits });
+    const error = await scanFailure('http://www.shop.test/', broken);
+    expect(error.failure).toBe('crawl');
+    expect(error.message).toMatch(/the browser failed: CHROME_PATH \/nonexistent\/chromium is not an executable/);
+  });
+
   it('fails with a crawl error when nothing listens at the address', async () => {
     const closedPort = createScanner({ browser, policy: async () => ({ address: '127.0.0.1', port: 1 }), limits });
     const error = await scanFailure('http://www.closed.test/', closedPort);

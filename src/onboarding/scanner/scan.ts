@@ -158,6 +158,10 @@ export function createScanner({
               })),
             ),
         );
+      } catch (error) {
+        if (error instanceof ScanError) throw error;
+        // The browser could not start, crashed or lost its connection.
+        throw new ScanError('crawl', `the browser failed: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         await guard.close();
       }
