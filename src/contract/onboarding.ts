@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { PostalAddress } from '../onboarding/scanner/address.ts';
+import type { FoundCookie, FoundStorageKey, VisitedPage } from '../onboarding/scanner/scan.ts';
 import { list, text } from './fields.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
@@ -32,8 +34,6 @@ export type OnboardingCookie = z.infer<typeof onboardingCookieList>[number];
 
 export type OnboardingPresetResult = { presetId: number; embeddingId: string };
 
-export type PostalAddress = { company: string | null; street: string | null; zipCode: string | null; city: string | null };
-
 export type AvailablePreset = {
   id: number;
   name: string;
@@ -50,22 +50,13 @@ export type OnboardingScanResult = {
   privacyPolicyUrl: string | null;
   availablePresets: AvailablePreset[];
   storage: {
-    cookies: {
-      name: string;
-      domain: string;
-      path: string;
-      expires: string | null;
-      httpOnly: boolean;
-      secure: boolean;
-      sameSite: string | null;
-      party: 'first' | 'third';
-    }[];
-    localStorage: { name: string; origin: string }[];
-    sessionStorage: { name: string; origin: string }[];
+    cookies: FoundCookie[];
+    localStorage: FoundStorageKey[];
+    sessionStorage: FoundStorageKey[];
   };
   /** Extra, read-only: what the crawl did. */
   url: string;
-  pages: { url: string; status: number | null; error?: string }[];
+  pages: VisitedPage[];
   durationMs: number;
 };
 
