@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
   unauthenticated: 401,
   upstream: 500,
   unavailable: 503,
+  rate_limited: 429,
 };
 
 /** Problem type URIs (RFC 9457), relative to the service. */
@@ -20,6 +21,8 @@ const TYPE_BY_STATUS: Record<number, string> = {
   405: '/problems/method-not-allowed',
   409: '/problems/conflict',
   413: '/problems/payload-too-large',
+  412: '/problems/precondition-failed',
+  429: '/problems/too-many-requests',
   500: '/problems/internal',
   503: '/problems/unavailable',
 };

@@ -69,6 +69,7 @@ export const problemHandler =
     if (res.headersSent) return next(thrown);
     const error = translateDatabaseError(thrown);
     if (error instanceof ServiceError) {
+      if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       return sendProblem(res, problem(HTTP_STATUS[error.kind], error.message, error.problems));
     }
     const httpError = error as HttpError;

@@ -15,6 +15,11 @@ const settingsSchema = z.object({
   /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Browser origins allowed to call the API (admin dashboards), comma-separated; `*` for any. */
+  CORS_ORIGINS: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   CHROME_PATH: z.string().min(1).optional(),
   SCAN_PAGE_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
@@ -33,6 +38,11 @@ export type Settings = {
   dataDir: string;
   databasePoolSize: number;
   publicBaseUrl: string;
+  /** Unset: generated at first start outside production, and printed once. */
+  adminApiKey: string | undefined;
+  /** Origins allowed by CORS; empty: no cross-origin access; ['*']: any. */
+  corsOrigins: string[];
+  rateLimitPerMinute: number;
   scan: {
     /** Tests and local development only: lets scans reach loopback and private addresses. */
     allowPrivateAddresses: boolean;
@@ -41,6 +51,8 @@ export type Settings = {
     totalTimeoutMs: number;
     navigationTimeoutMs: number;
     graceMs: number;
+    /** Scans running at once, across all domains (one per domain at most). */
+    maxConcurrent: number;
   };
   logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
@@ -64,6 +76,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: s.DATA_DIR,
     databasePoolSize: s.DATABASE_POOL_SIZE,
     publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
+    adminApiKey: s.ADMIN_API_KEY,
+    corsOrigins: (s.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
     scan: {
       allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
       chromePath: s.CHROME_PATH,
@@ -71,6 +86,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       totalTimeoutMs: s.SCAN_TIMEOUT_MS,
       navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
       graceMs: s.SCAN_GRACE_MS,
+      maxConcurrent: s.SCAN_MAX_CONCURRENT,
     },
     logLevel: s.LOG_LEVEL,
     environment: s.NODE_ENV,

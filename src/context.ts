@@ -1,12 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { KeyRing } from './features/api-keys/key-ring.ts';
+import type { ScanGate } from './onboarding/scan-gate.ts';
 import type { Scanner } from './onboarding/scanner/scan.ts';
 
-/** Who is asking. Every caller is the administrator until API keys arrive (issue 4). */
+/** Who is asking: the administrator (every client) or a client (its own paths only). */
 export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string };
 
 /** What the service holds for its whole life and operations may use. */
 export type AppServices = {
   scanner: Scanner;
+  scanGate: ScanGate;
+  keys: KeyRing;
   /** Where the service is reachable from the outside (code snippets point here). */
   publicBaseUrl: string;
 };
@@ -25,3 +29,5 @@ export type RequestContext = {
 /** A client key reaches only its own client; everything else is "not found" to it. */
 export const canReachClient = (caller: Caller, clientId: string): boolean =>
   caller.kind === 'admin' || caller.clientId === clientId;
+
+export const isAdmin = (caller: Caller): boolean => caller.kind === 'admin';

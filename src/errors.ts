@@ -8,7 +8,8 @@ export type ErrorKind =
   | 'conflict'
   | 'unauthenticated'
   | 'upstream'
-  | 'unavailable';
+  | 'unavailable'
+  | 'rate_limited';
 
 /** One problem with a payload: a JSON pointer into it and what is wrong there. */
 export type FieldProblem = { path: string; message: string };
@@ -16,12 +17,15 @@ export type FieldProblem = { path: string; message: string };
 export class ServiceError extends Error {
   readonly kind: ErrorKind;
   readonly problems: FieldProblem[];
+  /** For `rate_limited` and `unavailable`: when trying again makes sense. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: ErrorKind, message: string, problems: FieldProblem[] = []) {
+  constructor(kind: ErrorKind, message: string, problems: FieldProblem[] = [], retryAfterSeconds?: number) {
     super(message);
     this.name = 'ServiceError';
     this.kind = kind;
     this.problems = problems;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -32,5 +36,8 @@ export const notFound = (what: string) => new ServiceError('not_found', `${what}
 
 export const conflict = (message: string, problems: FieldProblem[] = []) =>
   new ServiceError('conflict', message, problems);
+
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new ServiceError('rate_limited', message, [], retryAfterSeconds);
 
 export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;

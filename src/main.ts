@@ -1,7 +1,10 @@
 import type { Server } from 'node:http';
 import { loadSettings, SettingsError } from './config.ts';
 import { openDatabase } from './db/orm.ts';
+import { ensureAdminKey } from './features/api-keys/admin-key.ts';
+import { createKeyRing } from './features/api-keys/key-ring.ts';
 import { createLogger } from './logger.ts';
+import { createScanGate } from './onboarding/scan-gate.ts';
 import { scannerFromSettings } from './onboarding/scanner/index.ts';
 import { buildApp } from './server.ts';
 
@@ -15,8 +18,30 @@ async function main() {
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
   });
+  const { generatedKey } = await ensureAdminKey(database.orm, settings);
+  if (generatedKey) {
+    // Printed once, on the terminal, never through the log.
+    process.stderr.write(
+      `\nNo ADMIN_API_KEY is set, so an administrator key was created (stored only as a hash).\n` +
+        `Keep it now, it will not be shown again:\n\n  ${generatedKey}\n\n`,
+    );
+  }
   const scanner = scannerFromSettings(settings.scan);
-  const app = buildApp({ orm: database.orm, logger, services: { scanner, publicBaseUrl: settings.publicBaseUrl } });
+  const app = buildApp({
+    orm: database.orm,
+    logger,
+    services: {
+      scanner,
+      scanGate: createScanGate(settings.scan.maxConcurrent),
+      keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
+      publicBaseUrl: settings.publicBaseUrl,
+    },
+    options: {
+      corsOrigins: settings.corsOrigins,
+      rateLimitPerMinute: settings.rateLimitPerMinute,
+      development: settings.environment === 'development',
+    },
+  });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });

@@ -1,25 +1,46 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
-import { createRestRouter, notFoundHandler, problemHandler } from '../rest-adapter/router.ts';
-import { createGraphqlHandler } from './graphql/yoga.ts';
-import { requestContext } from './http/request-context.ts';
+import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler } from '../rest-adapter/router.ts';
 import type { AppServices } from './context.ts';
+import { createGraphqlHandler } from './graphql/yoga.ts';
+import { authentication } from './http/authentication.ts';
+import { corsFor, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
+import { requestLogging } from './http/logging.ts';
+import { requestContext, requestId } from './http/request-context.ts';
 import type { Logger } from './logger.ts';
 
-export type AppDependencies = { orm: MikroORM; logger: Logger; services: AppServices };
+export type AppOptions = {
+  corsOrigins: string[];
+  rateLimitPerMinute: number;
+  /** Development: GraphQL suggests field names in its errors. */
+  development: boolean;
+};
+
+export type AppDependencies = { orm: MikroORM; logger: Logger; services: AppServices; options: AppOptions };
 
 /** The whole HTTP surface: health, GraphQL (Yoga + GraphiQL) and the REST compatibility layer. */
-export function buildApp({ orm, logger, services }: AppDependencies): express.Express {
+export function buildApp({ orm, logger, services, options }: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+
+  app.use(requestId);
+  app.use(requestLogging(logger));
+  app.use(securityHeaders());
+  const cors = corsFor(options.corsOrigins);
+  if (cors) app.use(cors);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
+  app.use(rateLimitPerKey(options.rateLimitPerMinute));
+  app.use(authentication(services.keys));
   app.use(requestContext(orm, services));
-  const yoga = createGraphqlHandler(logger);
+
+  const yoga = createGraphqlHandler(logger, { development: options.development });
+  // GraphQL documents come as JSON of at most 2 MiB, like REST bodies (larger: 413).
+  app.use(yoga.graphqlEndpoint, express.json({ limit: BODY_LIMIT }));
   // Yoga is a request listener; Express takes it as middleware at its endpoint.
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
   app.use(createRestRouter());

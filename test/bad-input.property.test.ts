@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
 import { routeLabel as label, pathOf, samplePayload, seedWorld, stateOf, type World } from './support/route-world.ts';
-import { type HttpAnswer, startTestService, type TestService } from './support/service.ts';
+import { ADMIN_KEY, type HttpAnswer, startTestService, type TestService } from './support/service.ts';
 
 /**
  * Hostile and random input on every route of the REST table (SERVICE.md §3): bodies with wrong
@@ -47,7 +47,16 @@ function verbatim({ method, path, body, headers = {} }: Request): Promise<HttpAn
   const { hostname, port } = new URL(service.baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: hostname, port, method, path, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${ADMIN_KEY}`,
+          ...(body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

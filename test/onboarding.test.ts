@@ -127,10 +127,23 @@ describe('scan domain', () => {
     expect((await service.rest('GET', `${API}/${unknownId()}/domain/${domain.domainId}/onboarding/scan`)).status).toBe(404);
   });
 
-  it('never hangs: concurrent scans of a slow site all answer', async () => {
+  it('runs one scan per domain at a time: a second one meanwhile is 409', async () => {
     const domain = await createDomain(service, 'http://slow.test/');
-    const answers = await Promise.all([1, 2, 3].map(() => service.rest('GET', `${domain.base}/onboarding/scan`)));
-    expect(answers.map((a) => a.status)).toEqual([500, 500, 500]);
+    const first = service.rest('GET', `${domain.base}/onboarding/scan`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await service.rest('GET', `${domain.base}/onboarding/scan`);
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ type: '/problems/conflict', detail: expect.stringContaining('already running') });
+    expect((await first).status).toBe(500);
+  });
+
+  it('caps scans running at once (2 here): one more is 429 with Retry-After, and none hangs', async () => {
+    const domains = await Promise.all([1, 2, 3].map(() => createDomain(service, 'http://slow.test/')));
+    const answers = await Promise.all(domains.map((domain) => service.rest('GET', `${domain.base}/onboarding/scan`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([429, 500, 500]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(refused.body).toMatchObject({ type: '/problems/too-many-requests', status: 429 });
   });
 });
 

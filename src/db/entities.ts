@@ -1,3 +1,4 @@
+import { ApiKeyEntity } from '../features/api-keys/api-key.entity.ts';
 import { ClientEntity } from '../features/clients/client.entity.ts';
 import { DomainEntity } from '../features/domains/domain.entity.ts';
 import { EmbeddingAssetEntity, EmbeddingEntity } from '../features/embeddings/embedding.entity.ts';
@@ -15,4 +16,5 @@ export const entities = [
   ThemeEntity,
   ImportedServiceEntity,
   ImportedCookieEntity,
+  ApiKeyEntity,
 ];

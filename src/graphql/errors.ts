@@ -11,6 +11,7 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
   unauthenticated: 'UNAUTHENTICATED',
   upstream: 'UPSTREAM_FAILURE',
   unavailable: 'SERVICE_UNAVAILABLE',
+  rate_limited: 'RATE_LIMITED',
 };
 
 const originalOf = (error: unknown): unknown =>
@@ -28,6 +29,7 @@ export const createMaskError = (logger: Logger) => (error: unknown, unexpectedMe
   if (original instanceof ServiceError) {
     const extensions: Record<string, unknown> = { code: GRAPHQL_ERROR_CODES[original.kind] };
     if (original.problems.length > 0) extensions.errors = original.problems;
+    if (original.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = original.retryAfterSeconds;
     return new GraphQLError(original.message, { ...options, extensions });
   }
   if (original instanceof GraphQLError) return original;

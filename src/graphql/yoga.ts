@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.ts';
 import { contextOf } from '../http/request-context.ts';
 import type { Logger } from '../logger.ts';
 import { createMaskError } from './errors.ts';
+import { graphqlHardening } from './hardening.ts';
 import { schema } from './schema.ts';
 
 const EXAMPLE_QUERY = `# Every client with its domains. Replace the ids below to open one domain whole.
@@ -22,9 +23,10 @@ query Clients {
 `;
 
 /** GraphQL Yoga at /graphql; a browser gets GraphiQL there. */
-export function createGraphqlHandler(logger: Logger) {
+export function createGraphqlHandler(logger: Logger, { development }: { development: boolean }) {
   return createYoga<{ req: Request; res: Response }, RequestContext>({
     schema,
+    plugins: graphqlHardening({ suggestFields: development }),
     graphqlEndpoint: '/graphql',
     context: ({ req }) => contextOf(req),
     maskedErrors: { maskError: createMaskError(logger) },

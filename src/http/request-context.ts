@@ -2,20 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppServices, RequestContext } from '../context.ts';
+import { callerOf } from './authentication.ts';
 
 const contexts = new WeakMap<Request, RequestContext>();
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** The request id: the client's `X-Request-Id` when it is a sane one, else a new one; echoed back. */
+export function requestId(req: Request, res: Response, next: NextFunction) {
+  const offered = req.get('x-request-id');
+  const id = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
+  res.locals.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
 /**
  * Gives each request its own context: a fork of the EntityManager (its own identity map and
- * unit of work), the caller and a request id. REST routes and GraphQL resolvers both use it.
+ * unit of work), the caller and the request id. REST routes and GraphQL resolvers both use it.
  */
 export const requestContext = (orm: MikroORM, services: AppServices) => (req: Request, res: Response, next: NextFunction) => {
-  const offered = req.get('x-request-id');
-  const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
-  res.setHeader('X-Request-Id', requestId);
-  contexts.set(req, { em: orm.em.fork(), caller: { kind: 'admin' }, requestId, services });
+  const requestId = res.locals.requestId as string;
+  const caller = callerOf(req);
+  // Requests without a caller are the public ones (health, GraphiQL page): they run no operation.
+  if (caller) contexts.set(req, { em: orm.em.fork(), caller, requestId, services });
   next();
 };
 

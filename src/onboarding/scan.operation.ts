@@ -14,7 +14,7 @@ export async function scanDomain(ctx: RequestContext, scope: DomainScope): Promi
   const url = siteUrl(domain);
   let findings: ScanFindings;
   try {
-    findings = await ctx.services.scanner.scan(url);
+    findings = await ctx.services.scanGate.run(domain.id, () => ctx.services.scanner.scan(url));
   } catch (error) {
     if (!(error instanceof ScanError)) throw error;
     // The site's own answer, or an address the scanner may not visit, is the caller's to fix.

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/onboarding/scanner/address-policy.ts';
+import { createKeyRing } from '../../src/features/api-keys/key-ring.ts';
+import { createScanGate } from '../../src/onboarding/scan-gate.ts';
 import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/onboarding/scanner/scan.ts';
 import { buildApp } from '../../src/server.ts';
@@ -18,63 +20,97 @@ export type GraphqlAnswer<T = any> = {
 
 type RawRequest = { method: string; path: string; body?: string | Buffer; headers?: Record<string, string> };
 
-/** The service, started on a loopback port against a fresh database, driven over real HTTP. */
-export type TestService = {
-  baseUrl: string;
-  database: Database;
+/** Requests as one caller: the administrator by default, a client key, or no key at all. */
+export type TestClient = {
   /** JSON in, JSON (or text) out. */
   rest<T = any>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
   /** Any body and headers, for non-JSON and oversized requests. */
   raw(request: RawRequest): Promise<HttpAnswer>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer<T>>;
+};
+
+/** The service, started on a loopback port against a fresh database, driven over real HTTP. */
+export type TestService = TestClient & {
+  baseUrl: string;
+  database: Database;
+  /** The same requests with another API key (`null`: none). */
+  as(key: string | null): TestClient;
   close(): Promise<void>;
 };
+
+/** The administrator key of test services. */
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
 /** The tests run offline: unless a suite brings fixture websites, no host resolves. */
 const offline: EgressPolicy = async (host) => ({ refused: `${host} does not resolve`, unresolvable: true });
 
 export const PUBLIC_BASE_URL = 'https://consent.example.test';
 
-export async function startTestService(options: { scanner?: Scanner } = {}): Promise<TestService> {
+export type TestServiceOptions = {
+  scanner?: Scanner;
+  rateLimitPerMinute?: number;
+  corsOrigins?: string[];
+  maxConcurrentScans?: number;
+  development?: boolean;
+};
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const { databaseUrl, drop } = await freshTestDatabase();
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const app = buildApp({
     orm: database.orm,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    services: { scanner, publicBaseUrl: PUBLIC_BASE_URL },
+    services: {
+      scanner,
+      scanGate: createScanGate(options.maxConcurrentScans ?? 2),
+      keys: createKeyRing({ orm: database.orm, adminApiKey: ADMIN_KEY }),
+      publicBaseUrl: PUBLIC_BASE_URL,
+    },
+    options: {
+      corsOrigins: options.corsOrigins ?? [],
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 1_000_000,
+      development: options.development ?? false,
+    },
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const raw = async ({ method, path, body, headers }: RawRequest): Promise<HttpAnswer> => {
-    const response = await fetch(`${baseUrl}${path}`, { method, body: body as BodyInit | undefined, headers });
-    const text = await response.text();
-    const isJson = /json/.test(response.headers.get('content-type') ?? '');
-    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+  const clientFor = (key: string | null): TestClient => {
+    const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+    const raw = async ({ method, path, body, headers }: RawRequest): Promise<HttpAnswer> => {
+      const response = await fetch(`${baseUrl}${path}`, { method, body: body as BodyInit | undefined, headers: { ...auth, ...headers } });
+      const text = await response.text();
+      const isJson = /json/.test(response.headers.get('content-type') ?? '');
+      return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+    };
+    return {
+      raw,
+      rest: (method, path, body) =>
+        raw({
+          method,
+          path,
+          ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+        }),
+      async graphql(query, variables) {
+        const answer = await raw({
+          method: 'POST',
+          path: '/graphql',
+          body: JSON.stringify({ query, variables }),
+          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+        });
+        return { status: answer.status, data: answer.body.data, errors: answer.body.errors };
+      },
+    };
   };
 
   return {
     baseUrl,
     database,
-    raw,
-    rest: (method, path, body) =>
-      raw({
-        method,
-        path,
-        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      }),
-    async graphql(query, variables) {
-      const answer = await raw({
-        method: 'POST',
-        path: '/graphql',
-        body: JSON.stringify({ query, variables }),
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-      });
-      return { status: answer.status, data: answer.body.data, errors: answer.body.errors };
-    },
+    ...clientFor(ADMIN_KEY),
+    as: clientFor,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -1,7 +1,7 @@
 import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from '../../contract/client.ts';
-import type { RequestContext } from '../../context.ts';
+import { isAdmin, type RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { requireClient } from '../domains/domain.scope.ts';
 import { ClientEntity, type ClientRow } from './client.entity.ts';
@@ -29,7 +29,9 @@ export async function getClient(ctx: RequestContext, clientId: string): Promise<
   return toClient(await requireClient(ctx, clientId));
 }
 
+/** Only the administrator creates clients; to a client key the route does not exist. */
 export async function createClient(ctx: RequestContext, input: ClientCreate): Promise<Client> {
+  if (!isAdmin(ctx.caller)) throw notFound('resource');
   return inTransaction(
     ctx.em,
     async (em) => {

@@ -1,0 +1,25 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { newId } from '../../ids.ts';
+import { ApiKeyEntity } from './api-key.entity.ts';
+import { generateKey } from './key-material.ts';
+
+/**
+ * Without ADMIN_API_KEY, outside production, the first start creates an administrator key and
+ * returns it so it can be printed once; later starts find it stored (as a hash) and return
+ * nothing. In production ADMIN_API_KEY must be set.
+ */
+export async function ensureAdminKey(
+  orm: MikroORM,
+  { adminApiKey, environment }: { adminApiKey: string | undefined; environment: string },
+): Promise<{ generatedKey?: string }> {
+  if (adminApiKey) return {};
+  const em = orm.em.fork();
+  if ((await em.count(ApiKeyEntity, { client: null })) > 0) return {};
+  if (environment === 'production') {
+    throw new Error('ADMIN_API_KEY must be set in production (the service generates one only in development)');
+  }
+  const { key, prefix, hash } = generateKey();
+  em.create(ApiKeyEntity, { id: newId(), client: null, name: 'administrator (generated at first start)', prefix, hash });
+  await em.flush();
+  return { generatedKey: key };
+}

@@ -1,0 +1,48 @@
+import type { NextFunction, Request, Response } from 'express';
+import { problem, sendProblem } from '../../rest-adapter/problem.ts';
+import type { Caller } from '../context.ts';
+import type { KeyRing } from '../features/api-keys/key-ring.ts';
+
+/**
+ * API keys, as the real API takes them (`?apiKey=…`) and as `Authorization: Bearer …`.
+ * Without a valid key only the health endpoints and the GraphiQL page answer; everything else
+ * is 401 (GraphQL: an UNAUTHENTICATED error). The key never reaches a log line: see logging.
+ */
+
+const callers = new WeakMap<Request, Caller>();
+
+export const callerOf = (req: Request): Caller | undefined => callers.get(req);
+
+/** The key a request presents, if any. */
+export function presentedKey(req: Request): string | undefined {
+  const header = req.get('authorization');
+  const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (bearer) return bearer;
+  const query = req.query.apiKey;
+  return typeof query === 'string' && query !== '' ? query : undefined;
+}
+
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz']);
+
+/** GraphiQL: a browser asking for the page, not running an operation. */
+const isGraphiqlPage = (req: Request) =>
+  req.method === 'GET' && req.path === '/graphql' && req.accepts(['application/json', 'text/html']) === 'text/html' && !req.query.query;
+
+export const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path) || isGraphiqlPage(req);
+
+export const authentication = (keys: KeyRing) => async (req: Request, res: Response, next: NextFunction) => {
+  const key = presentedKey(req);
+  const caller = key ? await keys.authenticate(key) : undefined;
+  if (caller) {
+    callers.set(req, caller);
+    return next();
+  }
+  if (isPublicRequest(req)) return next();
+  const detail = key ? 'the API key is not valid' : 'an API key is required: ?apiKey=… or Authorization: Bearer …';
+  res.setHeader('WWW-Authenticate', 'Bearer');
+  if (req.path === '/graphql') {
+    res.status(401).json({ errors: [{ message: detail, extensions: { code: 'UNAUTHENTICATED' } }] });
+    return;
+  }
+  sendProblem(res, problem(401, detail));
+};

@@ -1,0 +1,61 @@
+import cors from 'cors';
+import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import { problem, sendProblem } from '../../rest-adapter/problem.ts';
+import { hashKey } from '../features/api-keys/key-material.ts';
+import { presentedKey } from './authentication.ts';
+
+/** Security headers, CORS for dashboards, and per-key rate limits. */
+
+/**
+ * Security headers on every answer. The content security policy lets the GraphiQL page load
+ * its scripts, styles and workers from unpkg.com, where Yoga publishes them, and nothing else.
+ */
+export const securityHeaders = (): RequestHandler =>
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'", 'https://unpkg.com'],
+        styleSrc: ["'self'", "'unsafe-inline'", 'https://unpkg.com'],
+        workerSrc: ["'self'", 'blob:', 'https://unpkg.com'],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:', 'https://unpkg.com'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+/** CORS for the listed origins (`*`: any); with none listed, no cross-origin access. */
+export function corsFor(origins: string[]): RequestHandler | undefined {
+  if (origins.length === 0) return undefined;
+  return cors({
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'X-GraphQL-Yoga-CSRF'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    maxAge: 600,
+  });
+}
+
+/** Each API key (or, without one, each client address) gets `perMinute` requests a minute; then 429. */
+export const rateLimitPerKey = (perMinute: number): RequestHandler =>
+  rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req: Request) => {
+      const key = presentedKey(req);
+      return key ? `key:${hashKey(key).toString('hex')}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    },
+    handler: (req: Request, res: Response) => {
+      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
+      res.setHeader('Retry-After', String(seconds));
+      sendProblem(res, problem(429, `more than ${perMinute} requests a minute with this key; try again in ${seconds} s`));
+    },
+  });
