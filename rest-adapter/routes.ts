@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { apiKeyCreate } from '../src/contract/api-key.ts';
 import { clientCreate, clientUpdate } from '../src/contract/client.ts';
 import { domainCreate, domainUpdate } from '../src/contract/domain.ts';
 import { assetCreate, assetUpdate } from '../src/contract/embedding-asset.ts';
@@ -7,6 +8,7 @@ import { onboardingCookieList, onboardingPresetList } from '../src/contract/onbo
 import { placeholderCreate, placeholderReplaceAll, placeholderUpdate } from '../src/contract/placeholder.ts';
 import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
 import type { RequestContext } from '../src/context.ts';
+import * as apiKeys from '../src/features/api-keys/api-key.operations.ts';
 import * as clients from '../src/features/clients/client.operations.ts';
 import * as domains from '../src/features/domains/domain.operations.ts';
 import * as assets from '../src/features/embeddings/embedding-asset.operations.ts';
@@ -75,6 +77,14 @@ export const restRoutes: RestRoute[] = [
     operation: (ctx, p, body) => clients.updateClient(ctx, p.clientId, body), status: 200, errors: [400, 404, 409] }),
   route({ method: 'DELETE', path: CLIENT, summary: 'Delete client and everything beneath it',
     operation: (ctx, p) => clients.deleteClient(ctx, p.clientId), status: 204, errors: [404] }),
+
+  // ── API keys of a client (the key is shown once, on create) ──────────────
+  route({ method: 'POST', path: `${CLIENT}/apikey`, summary: 'Create API key', body: apiKeyCreate,
+    operation: (ctx, p, body) => apiKeys.createApiKey(ctx, p.clientId, body), status: 201, errors: [400, 404] }),
+  route({ method: 'GET', path: `${CLIENT}/apikey`, summary: 'Read all API keys (prefix only)',
+    operation: (ctx, p) => apiKeys.listApiKeys(ctx, p.clientId), status: 200, errors: [404] }),
+  route({ method: 'DELETE', path: `${CLIENT}/apikey/:keyId`, summary: 'Revoke API key',
+    operation: (ctx, p) => apiKeys.revokeApiKey(ctx, p), status: 204, errors: [404] }),
 
   // ── domains ──────────────────────────────────────────────────────────────
   route({ method: 'POST', path: `${CLIENT}/domain`, summary: 'Create domain', body: domainCreate,

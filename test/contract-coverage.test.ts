@@ -38,7 +38,7 @@ describe('the REST route table against SERVICE.md §3', () => {
     }
   });
 
-  it('has the management routes for clients and domains', () => {
+  it('has the management routes for clients, their API keys and domains', () => {
     const management = restRoutes.filter((r) => !r.path.includes('/domain/:domainId/')).map((r) => `${r.method} ${r.path}`);
     expect(management.sort()).toEqual(
       [
@@ -52,6 +52,9 @@ describe('the REST route table against SERVICE.md §3', () => {
         'GET /hosting/api/client/:clientId/domain/:domainId',
         'PUT /hosting/api/client/:clientId/domain/:domainId',
         'DELETE /hosting/api/client/:clientId/domain/:domainId',
+        'POST /hosting/api/client/:clientId/apikey',
+        'GET /hosting/api/client/:clientId/apikey',
+        'DELETE /hosting/api/client/:clientId/apikey/:keyId',
       ].sort(),
     );
   });

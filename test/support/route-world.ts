@@ -23,6 +23,8 @@ export async function seedWorld(service: TestService): Promise<World> {
   expect(theme.status, theme.text).toBe(201);
   const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
   expect(placeholder.status, placeholder.text).toBe(201);
+  const key = await service.rest('POST', `/hosting/api/client/${domain.clientId}/apikey`, { name: 'seeded' });
+  expect(key.status, key.text).toBe(201);
   return {
     domain,
     ids: {
@@ -32,6 +34,7 @@ export async function seedWorld(service: TestService): Promise<World> {
       assetId: embedding.body.assets[0].id,
       themeId: theme.body.id,
       placeholderName: 'seeded',
+      keyId: key.body.id,
     },
   };
 }
@@ -56,6 +59,7 @@ export async function stateOf(service: TestService, world: World) {
 const samples: Record<string, (tag: string) => unknown> = {
   'POST /hosting/api/client': (tag) => ({ username: `op-${tag}`, emailAddress: 'op@example.org' }),
   'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
+  'POST /hosting/api/client/:clientId/apikey': (tag) => ({ name: `key ${tag}`.slice(0, 100) }),
   'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId': () => ({ country: 'DE' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => ({ name: `p-${tag}`, value: 'x' }),
