@@ -27,6 +27,8 @@ export function ormConfig(clientUrl: string, poolSize: number): Options {
     extensions: [Migrator],
     migrations: { migrationsList, snapshot: false, silent: true, allOrNothing: true, transactional: true },
     pool: { min: 0, max: poolSize },
+    // A database that does not answer fails the request in seconds (503) instead of hanging it.
+    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true },
     ensureDatabase: false,
     allowGlobalContext: false,
     forceUtcTimezone: true,

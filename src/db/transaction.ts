@@ -1,5 +1,6 @@
 import {
   ConnectionException,
+  DriverException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
@@ -36,8 +37,26 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
     // The parent vanished between the check and the write (a concurrent delete).
     return notFound('parent object');
   }
-  if (error instanceof ConnectionException) {
-    return new ServiceError('unavailable', 'the database is not reachable; try again shortly');
+  if (isConnectionFailure(error)) {
+    return new ServiceError('unavailable', 'the database is not reachable; try again shortly', [], 5);
   }
   return error;
+}
+
+const CONNECTION_MESSAGES =
+  /connection terminated|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|timeout exceeded when trying to connect|terminating connection|Connection ended|not queryable|cannot connect/i;
+
+/**
+ * Whether the database could not be reached or dropped the connection: MikroORM reports some
+ * of these as ConnectionException, others as a plain DriverException carrying the driver's
+ * message, or SQLSTATE class 08 (connection exception) / 57P0x (server shutting down).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof ConnectionException) return true;
+    const code = String((current as { code?: unknown; sqlState?: unknown }).code ?? (current as { sqlState?: unknown }).sqlState ?? '');
+    if (/^08|^57P0[1-3]$|^E(CONNREFUSED|CONNRESET|TIMEDOUT|PIPE)$/.test(code)) return true;
+    if ((current instanceof DriverException || depth > 0) && CONNECTION_MESSAGES.test(current.message)) return true;
+  }
+  return false;
 }

@@ -47,6 +47,9 @@ const offline: EgressPolicy = async (host) => ({ refused: `${host} does not reso
 export const PUBLIC_BASE_URL = 'https://consent.example.test';
 
 export type TestServiceOptions = {
+  /** A database of the test's own (the test creates and drops it); default: a fresh one. */
+  databaseUrl?: string;
+  poolSize?: number;
   scanner?: Scanner;
   rateLimitPerMinute?: number;
   corsOrigins?: string[];
@@ -55,8 +58,10 @@ export type TestServiceOptions = {
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const { databaseUrl, drop } = await freshTestDatabase();
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 5 });
+  const { databaseUrl, drop } = options.databaseUrl
+    ? { databaseUrl: options.databaseUrl, drop: async () => {} }
+    : await freshTestDatabase();
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const app = buildApp({
     orm: database.orm,

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinPresets } from '../src/onboarding/catalog/builtin.ts';
+import { freshTestDatabase } from './support/database.ts';
+
+/**
+ * The service process killed (SIGKILL) while a bulk replace or a preset import is running:
+ * after a restart the data is wholly old or wholly new, never half of each. Runs the real
+ * service (`node src/main.ts`) on the embedded database in a directory, or on the PostgreSQL
+ * server when DATABASE_URL is set.
+ */
+
+const ADMIN = 'crash-test-admin-key-0123456789';
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+
+let workDir: string;
+let env: Record<string, string>;
+let dropDatabase: () => Promise<void>;
+let child: ChildProcess | undefined;
+let base: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+async function startService(): Promise<void> {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
+    const ready = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the service did not start: ${stderr}`);
+}
+
+async function killService(): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child!.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}/hosting/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+};
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'crash-'));
+  const fresh = await freshTestDatabase();
+  dropDatabase = fresh.drop;
+  env = fresh.databaseUrl
+    ? { DATABASE_URL: fresh.databaseUrl, ADMIN_API_KEY: ADMIN }
+    : { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN };
+  await startService();
+}, 60_000);
+afterAll(async () => {
+  await killService();
+  await dropDatabase?.();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+/** Kill delays after the request is sent: early, mid-way and late in the write. */
+const DELAYS_MS = [5, 30, 80, 200, 2_000];
+
+describe('a process killed mid-write', () => {
+  it('leaves a bulk replace of 1,000 placeholders wholly applied or not at all', async () => {
+    const client = await api('POST', '/client', { username: 'crash', emailAddress: 'crash@example.org' });
+    const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'crash.example' });
+    const path = `/client/${client.body.id}/domain/${domain.body.id}/placeholder`;
+    const list = (label: string) => Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, value: `${label} ${i}` }));
+    expect((await api('PUT', path, list('old'))).status).toBe(201);
+
+    const outcomes: string[] = [];
+    for (const [round, delay] of DELAYS_MS.entries()) {
+      const label = `new-${round}`;
+      const request = api('PUT', path, list(label)).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await killService();
+      await request;
+      await startService();
+      const stored = (await api('GET', path)).body as { name: string; value: string }[];
+      expect(stored).toHaveLength(1000);
+      const labels = new Set(stored.map((item) => item.value.replace(/ \d+$/, '')));
+      expect(labels.size, `a mix after a kill ${delay} ms in: ${[...labels].join(', ')}`).toBe(1);
+      outcomes.push(`${delay} ms: ${[...labels][0] === label ? 'new' : 'old'}`);
+      if ([...labels][0] === label) expect((await api('PUT', path, list('old'))).status).toBe(201);
+    }
+    console.log(`bulk replace killed after ${outcomes.join('; ')}`);
+  }, 120_000);
+
+  it('leaves a preset import wholly applied or not at all', async () => {
+    const client = await api('POST', '/client', { username: 'crash-presets', emailAddress: 'crash@example.org' });
+    const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'presets.example' });
+    const base = `/client/${client.body.id}/domain/${domain.body.id}`;
+    const presets = builtinPresets.map((preset) => ({ id: preset.id }));
+    const expectedAssets = builtinPresets.reduce((sum, preset) => sum + preset.cookies.length, 0);
+
+    const outcomes: string[] = [];
+    for (const delay of DELAYS_MS) {
+      const request = api('POST', `${base}/onboarding/presets`, presets).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await killService();
+      await request;
+      await startService();
+      const embeddings = (await api('GET', `${base}/embedding`)).body as { assets: unknown[] }[];
+      expect([0, presets.length]).toContain(embeddings.length);
+      if (embeddings.length > 0) {
+        expect(embeddings.reduce((sum, embedding) => sum + embedding.assets.length, 0)).toBe(expectedAssets);
+        for (const embedding of embeddings) expect((await api('DELETE', `${base}/embedding/${(embedding as unknown as { id: string }).id}`)).status).toBe(204);
+      }
+      outcomes.push(`${delay} ms: ${embeddings.length === 0 ? 'none' : 'all'}`);
+    }
+    console.log(`preset import of ${presets.length} presets killed after ${outcomes.join('; ')}`);
+  }, 120_000);
+});
