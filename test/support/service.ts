@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/onboarding/scanner/address-policy.ts';
 import { createKeyRing } from '../../src/features/api-keys/key-ring.ts';
@@ -50,6 +50,8 @@ export type TestServiceOptions = {
   /** A database of the test's own (the test creates and drops it); default: a fresh one. */
   databaseUrl?: string;
   poolSize?: number;
+  /** Where the service logs (default: silent, or TEST_LOG_LEVEL). */
+  logger?: Logger;
   scanner?: Scanner;
   rateLimitPerMinute?: number;
   corsOrigins?: string[];
@@ -65,7 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const app = buildApp({
     orm: database.orm,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     services: {
       scanner,
       scanGate: createScanGate(options.maxConcurrentScans ?? 2),

@@ -13,6 +13,8 @@ export type KeyRing = {
   authenticate(key: string): Promise<Caller | undefined>;
   /** Drops what is remembered of a key (after revoking it). */
   forget(keyId: string): void;
+  /** Drops what is remembered of a client's keys (after deleting the client). */
+  forgetClient(clientId: string): void;
 };
 
 const MAX_REMEMBERED = 10_000;
@@ -46,6 +48,11 @@ export function createKeyRing({
     },
     forget(keyId) {
       for (const [fingerprint, entry] of remembered) if (entry.keyId === keyId) remembered.delete(fingerprint);
+    },
+    forgetClient(clientId) {
+      for (const [fingerprint, entry] of remembered) {
+        if (entry.caller.kind === 'client' && entry.caller.clientId === clientId) remembered.delete(fingerprint);
+      }
     },
   };
 }

@@ -62,10 +62,11 @@ export async function updateClient(ctx: RequestContext, clientId: string, input:
   );
 }
 
-/** Deletes the client and, through the database's cascades, everything beneath it. */
+/** Deletes the client and, through the database's cascades, everything beneath it (its API keys too). */
 export async function deleteClient(ctx: RequestContext, clientId: string): Promise<void> {
   await inTransaction(ctx.em, async (em) => {
     const row = await requireClient({ ...ctx, em, lock: true }, clientId);
     await em.nativeDelete(ClientEntity, { id: row.id });
   });
+  ctx.services.keys.forgetClient(clientId);
 }

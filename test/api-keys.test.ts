@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
+import { API, createClient, createDomain } from './support/fixtures.ts';
+import { startTestService, type TestService } from './support/service.ts';
+
+/** API keys: created per client, listed by prefix, revoked; the administrator key; keys never logged. */
+
+const logLines: string[] = [];
+let service: TestService;
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  service = await startTestService({ logger: pino({ level: 'debug' }, sink) });
+});
+afterAll(() => service.close());
+
+async function clientWithKey() {
+  const client = await createClient(service);
+  const created = await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'dashboard' });
+  expect(created.status, created.text).toBe(201);
+  return { client, key: created.body.key as string, keyId: created.body.id as string, created: created.body };
+}
+
+describe('client API keys over REST', () => {
+  it('creates a key (201), shows it once, lists it by prefix only, and stores only its hash', async () => {
+    const { client, key, created } = await clientWithKey();
+    expect(created).toEqual({ id: expect.any(String), name: 'dashboard', prefix: key.slice(0, 12), key, createdAt: expect.any(String) });
+    expect(key).toMatch(/^dcs_[A-Za-z0-9_-]{43}$/);
+    const listed = await service.rest('GET', `${API}/${client.id}/apikey`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([{ id: created.id, name: 'dashboard', prefix: created.prefix, createdAt: created.createdAt }]);
+    const row = await service.database.orm.em.fork().findOneOrFail(ApiKeyEntity, { id: created.id });
+    expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(key);
+  });
+
+  it('lets the key reach its own client by ?apiKey= and by Authorization: Bearer', async () => {
+    const { client, key } = await clientWithKey();
+    const viaQuery = await service.as(null).rest('GET', `${API}/${client.id}?apiKey=${encodeURIComponent(key)}`);
+    expect(viaQuery.status).toBe(200);
+    expect(viaQuery.body.id).toBe(client.id);
+    const asClient = service.as(key);
+    const domain = await asClient.rest('POST', `${API}/${client.id}/domain`, { name: 'own.example' });
+    expect(domain.status).toBe(201);
+    expect((await asClient.rest('GET', `${API}`)).body.map((c: { id: string }) => c.id)).toEqual([client.id]);
+    expect((await asClient.rest('POST', API, { username: 'x', emailAddress: 'x@example.org' })).status).toBe(404);
+  });
+
+  it('revokes a key (204): from then on it is refused with 401', async () => {
+    const { client, key, keyId } = await clientWithKey();
+    expect((await service.as(key).rest('GET', `${API}/${client.id}`)).status).toBe(200);
+    const revoked = await service.rest('DELETE', `${API}/${client.id}/apikey/${keyId}`);
+    expect(revoked.status).toBe(204);
+    const refused = await service.as(key).rest('GET', `${API}/${client.id}`);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ type: '/problems/unauthenticated', status: 401 });
+    expect((await service.rest('DELETE', `${API}/${client.id}/apikey/${keyId}`)).status).toBe(404);
+  });
+
+  it('answers 400 for a bad name and 404 for an unknown client, creating nothing', async () => {
+    const client = await createClient(service);
+    const bad = await service.rest('POST', `${API}/${client.id}/apikey`, { name: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ path: '/name', message: expect.any(String) }]);
+    expect((await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'x', extra: 1 })).status).toBe(400);
+    expect((await service.rest('GET', `${API}/${client.id}/apikey`)).body).toEqual([]);
+    expect((await service.rest('POST', `${API}/01900000-0000-7000-8000-000000000000/apikey`, { name: 'x' })).status).toBe(404);
+  });
+
+  it('goes with its client: deleting the client deletes its keys at once', async () => {
+    const { client, key } = await clientWithKey();
+    expect((await service.as(key).rest('GET', `${API}/${client.id}`)).status).toBe(200);
+    expect((await service.rest('DELETE', `${API}/${client.id}`)).status).toBe(204);
+    expect((await service.as(key).rest('GET', `${API}/${client.id}`)).status).toBe(401);
+    const count = await service.database.orm.em.fork().count(ApiKeyEntity, { client: client.id });
+    expect(count).toBe(0);
+  });
+});
+
+describe('client API keys over GraphQL', () => {
+  it('creates, lists and revokes keys', async () => {
+    const client = await createClient(service);
+    const created = await service.graphql(
+      'mutation($c: ID!) { createApiKey(clientId: $c, input: { name: "ci" }) { id name prefix key createdAt } }',
+      { c: client.id },
+    );
+    expect(created.errors).toBeUndefined();
+    const { id, key, prefix } = created.data.createApiKey;
+    expect(key.startsWith(prefix)).toBe(true);
+    const listed = await service.as(key).graphql('query($c: ID!) { client(id: $c) { apiKeys { id name prefix } } }', { c: client.id });
+    expect(listed.data.client.apiKeys).toEqual([{ id, name: 'ci', prefix }]);
+    const revoked = await service.graphql('mutation($c: ID!, $id: ID!) { revokeApiKey(clientId: $c, id: $id) }', { c: client.id, id });
+    expect(revoked.data.revokeApiKey).toBe(id);
+    const refused = await service.as(key).graphql('{ clients { id } }');
+    expect(refused.status).toBe(401);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('keys in logs', () => {
+  it('never appear in a log line, whatever the request did', async () => {
+    const { client, key } = await clientWithKey();
+    const wrong = 'dcs_thisIsNotAValidKeyButLooksLikeOne0123456789ab';
+    await service.as(null).rest('GET', `${API}/${client.id}?apiKey=${key}`);
+    await service.as(null).rest('GET', `${API}/${client.id}/domain/nope?apiKey=${key}`);
+    await service.as(null).rest('POST', `${API}/${client.id}/domain?apiKey=${key}`, { name: 'bad name!' });
+    await service.as(null).rest('GET', `${API}?apiKey=${wrong}`);
+    await service.as(wrong).rest('GET', `${API}/${client.id}`);
+    await service.as(key).graphql('{ clients { id } }');
+    await service.as(null).raw({ method: 'GET', path: `/graphql?apiKey=${key}&query=%7Bclients%7Bid%7D%7D`, headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
+    await createDomain(service);
+    const all = logLines.join('');
+    expect(logLines.length).toBeGreaterThan(5);
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(wrong);
+    expect(all).toContain('apiKey=[redacted]');
+  });
+});
+
+describe('the administrator key', () => {
+  let workDir: string;
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'admin-key-'));
+  });
+  afterAll(() => rm(workDir, { recursive: true, force: true }));
+
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+
+  /** Starts the real service without ADMIN_API_KEY; returns what it printed and a way to call it. */
+  async function start(environment: string) {
+    const port = await freePort();
+    const child = spawn(process.execPath, [new URL('../src/main.ts', import.meta.url).pathname], {
+      env: { ...process.env, DATABASE_URL: '', ADMIN_API_KEY: '', DATA_DIR: join(workDir, 'data'), PORT: String(port), NODE_ENV: environment, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return {
+      port,
+      output: () => ({ stdout, stderr }),
+      exited,
+      async stop() {
+        if (child.exitCode === null) child.kill('SIGTERM');
+        return exited;
+      },
+    };
+  }
+
+  it('is created at the first start in development, printed once, works, and is not printed again', async () => {
+    const first = await start('development');
+    await first.stop();
+    const printed = first.output().stderr.match(/\n {2}(dcs_[A-Za-z0-9_-]{43})\n/)?.[1];
+    expect(printed, first.output().stderr).toBeDefined();
+    expect(first.output().stdout).not.toContain(printed!);
+
+    const second = await start('development');
+    const answer = await fetch(`http://127.0.0.1:${second.port}/hosting/api/client`, { headers: { authorization: `Bearer ${printed}` } });
+    expect(answer.status).toBe(200);
+    const unauthenticated = await fetch(`http://127.0.0.1:${second.port}/hosting/api/client`);
+    expect(unauthenticated.status).toBe(401);
+    await second.stop();
+    expect(second.output().stderr).not.toMatch(/dcs_/);
+    expect(second.output().stdout).not.toMatch(/dcs_/);
+  }, 60_000);
+
+  it('must be set in production: without it the service refuses to start, in one clear line', async () => {
+    await rm(join(workDir, 'data'), { recursive: true, force: true });
+    const production = await start('production');
+    expect(await production.exited).toBe(1);
+    expect(production.output().stderr).toMatch(/ADMIN_API_KEY must be set in production/);
+  }, 60_000);
+});

@@ -1,0 +1,528 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import {
+  type GraphQLField,
+  type GraphQLInputType,
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+} from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../src/graphql/schema.ts';
+import { embeddingPayload, themePayload } from './support/fixtures.ts';
+import { seedWorld, stateOf, type World } from './support/route-world.ts';
+import { ADMIN_KEY, startTestService, type TestService } from './support/service.ts';
+
+/**
+ * The GraphQL twin of bad-input.property.test.ts: hostile values in the variables (and, less
+ * often, inline literals) of every mutation of the schema — wrong types, null for required
+ * fields, huge strings, odd Unicode, prototype-pollution keys, unknown fields, deep nesting, odd
+ * ids, lists of 1,001 items. Every answer is below 500 and either a result or errors coded
+ * BAD_USER_INPUT, NOT_FOUND, CONFLICT or graphql-js/Yoga's own GRAPHQL_VALIDATION_FAILED /
+ * GRAPHQL_PARSE_FAILED (SERVICE.md §4) — never INTERNAL, never a hang — and an error leaves the
+ * stored state as it was.
+ */
+
+let service: TestService;
+let casesRun = 0;
+const codesSeen = new Map<string, number>();
+const tally = (code: string) => codesSeen.set(code, (codesSeen.get(code) ?? 0) + 1);
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  const codes = [...codesSeen].sort(([, a], [, b]) => b - a).map(([code, count]) => `${code}×${count}`);
+  console.log(`graphql bad-input properties: ${casesRun} generated requests checked in total (${codes.join(', ')})`);
+  await service?.close();
+});
+
+// ── the mutations, read from the schema ─────────────────────────────────────
+
+const mutations = Object.values(schema.getMutationType()!.getFields());
+
+/** Valid variables per mutation, against the seeded world; `tag` makes names unique. */
+type Baseline = (world: World, tag: string) => Record<string, unknown>;
+const BASELINES: Record<string, Baseline> = {
+  createApiKey: ({ ids }, tag) => ({ clientId: ids.clientId, input: { name: `key ${tag}` } }),
+  createClient: (_, tag) => ({ input: { username: `op-${tag}`, emailAddress: 'op@example.org' } }),
+  createDomain: ({ ids }) => ({ clientId: ids.clientId, input: { name: 'shop.example.org' } }),
+  createEmbedding: ({ ids }) => ({ ...domainOf(ids), input: embeddingPayload({ name: 'Vimeo' }) }),
+  createEmbeddingAsset: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, input: { name: '_ga' } }),
+  createEmbeddingsFromCookies: ({ ids }, tag) => ({
+    ...domainOf(ids),
+    cookies: [
+      { name: '_ga', storageType: 'cookie' },
+      { name: `unknown-${tag}`, storageType: 'localStorage' },
+    ],
+  }),
+  createPlaceholder: ({ ids }, tag) => ({ ...domainOf(ids), input: { name: `p-${tag}`, value: 'x' } }),
+  createTheme: ({ ids }) => ({ ...domainOf(ids), input: themePayload({ name: 'Second' }) }),
+  deleteClient: ({ ids }) => ({ id: ids.clientId }),
+  deleteDomain: ({ ids }) => ({ clientId: ids.clientId, id: ids.domainId }),
+  deleteEmbedding: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId }),
+  deleteEmbeddingAsset: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, assetId: ids.assetId }),
+  deletePlaceholder: ({ ids }) => ({ ...domainOf(ids), name: ids.placeholderName }),
+  deleteTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId }),
+  importPresets: ({ ids }) => ({ ...domainOf(ids), presets: [{ id: 200, active: true }] }),
+  replacePlaceholders: ({ ids }, tag) => ({ ...domainOf(ids), placeholders: [{ name: `p-${tag}`, value: 'b' }] }),
+  revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
+  scanDomain: ({ ids }) => domainOf(ids),
+  updateClient: ({ ids }) => ({ id: ids.clientId, input: { company: 'ACME' } }),
+  updateDomain: ({ ids }) => ({ clientId: ids.clientId, id: ids.domainId, input: { country: 'DE' } }),
+  updateEmbedding: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, input: { vendor: 'Someone' } }),
+  updateEmbeddingAsset: ({ ids }) => ({
+    ...domainOf(ids),
+    embeddingId: ids.embeddingId,
+    assetId: ids.assetId,
+    input: { lifetime: '1 day' },
+  }),
+  updatePlaceholder: ({ ids }) => ({ ...domainOf(ids), name: ids.placeholderName, input: { value: 'changed' } }),
+  updateTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId, input: { customCss: 'a { color: red }' } }),
+};
+function domainOf(ids: Record<string, string>) {
+  return { clientId: ids.clientId, domainId: ids.domainId };
+}
+
+function baselineOf(name: string): Baseline {
+  const baseline = BASELINES[name];
+  if (!baseline) throw new Error(`no baseline variables for the mutation ${name}; add them to BASELINES in ${import.meta.url.split('/').at(-1)}`);
+  return baseline;
+}
+
+const ALLOWED_CODES = ['BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED'];
+/** The default test service's scanner is offline: a scan that gets through validation fails upstream. */
+const allowedCodes = (mutation: string) => (mutation === 'scanDomain' ? [...ALLOWED_CODES, 'UPSTREAM_FAILURE'] : ALLOWED_CODES);
+/** Mutations whose success takes seeded objects away; the world is seeded anew after one succeeds. */
+const destroys = (mutation: string) => /^(delete|revoke)/.test(mutation);
+
+/** What an error must leave alone: stateOf plus the seeded client's API keys (revokeApiKey). */
+async function fullState(world: World) {
+  const [state, keys] = await Promise.all([
+    stateOf(service, world),
+    service.rest('GET', `/hosting/api/client/${world.ids.clientId}/apikey`),
+  ]);
+  return { ...state, apiKeys: keys.body };
+}
+
+// ── variables as a tree, written out by hand so `__proto__` keys survive ───
+
+type Tree =
+  | { kind: 'leaf'; json: string; gql: string }
+  | { kind: 'list'; items: Tree[] }
+  | { kind: 'object'; entries: [string, Tree][] };
+type Path = (string | number)[];
+
+const leaf = (json: string, gql = json): Tree => ({ kind: 'leaf', json, gql });
+const list = (items: Tree[]): Tree => ({ kind: 'list', items });
+const object = (entries: [string, Tree][]): Tree => ({ kind: 'object', entries });
+const NULL = leaf('null');
+
+/** JSON string escapes are GraphQL string escapes too (lone surrogates aside: a parse error). */
+function treeOf(value: unknown): Tree {
+  if (Array.isArray(value)) return list(value.map(treeOf));
+  if (value !== null && typeof value === 'object') return object(Object.entries(value).map(([k, v]) => [k, treeOf(v)]));
+  return leaf(JSON.stringify(value) ?? 'null');
+}
+
+function jsonOf(tree: Tree): string {
+  if (tree.kind === 'leaf') return tree.json;
+  if (tree.kind === 'list') return `[${tree.items.map(jsonOf).join(',')}]`;
+  return `{${tree.entries.map(([key, value]) => `${JSON.stringify(key)}:${jsonOf(value)}`).join(',')}}`;
+}
+
+/** As a GraphQL literal; a key that is no GraphQL name makes the document unparsable, as it should. */
+function literalOf(tree: Tree): string {
+  if (tree.kind === 'leaf') return tree.gql;
+  if (tree.kind === 'list') return `[${tree.items.map(literalOf).join(', ')}]`;
+  return `{${tree.entries.map(([key, value]) => `${key}: ${literalOf(value)}`).join(', ')}}`;
+}
+
+/** The tree with the node at `path` changed (created along the way; `undefined` removes it). */
+function update(tree: Tree | undefined, path: Path, change: (old: Tree | undefined) => Tree | undefined): Tree | undefined {
+  if (path.length === 0) return change(tree);
+  const [step, ...rest] = path;
+  if (typeof step === 'number') {
+    const items = tree?.kind === 'list' ? [...tree.items] : [];
+    const index = Math.min(step, items.length);
+    const child = update(items[index], rest, change);
+    if (child === undefined) items.splice(index, 1);
+    else items[index] = child;
+    return list(items);
+  }
+  const entries = tree?.kind === 'object' ? tree.entries : [];
+  const at = entries.findIndex(([key]) => key === step);
+  const child = update(at >= 0 ? entries[at]![1] : undefined, rest, change);
+  const others = entries.filter(([key]) => key !== step);
+  if (child === undefined) return object(others);
+  if (at < 0) return object([...entries, [step!, child]]);
+  return object(entries.flatMap(([key, value], i): [string, Tree][] => (key !== step ? [[key, value]] : i === at ? [[key, child]] : [])));
+}
+
+/** For messages: runs of one character collapsed, the whole cut short. */
+const preview = (text: string, max = 400) => {
+  const collapsed = text.replace(/(.{1,6}?)\1{15,}/gsu, (run, unit: string) => `‹${JSON.stringify(unit)}×${run.length / unit.length}›`);
+  return collapsed.length > max ? `${collapsed.slice(0, max)}…(${text.length} chars)` : collapsed;
+};
+
+// ── where edits go: every argument and input field, read from the schema ───
+
+type Slot = { path: Path; type: GraphQLInputType };
+
+function slotsOf(field: GraphQLField<unknown, unknown>): Slot[] {
+  const slots: Slot[] = [];
+  const visit = (path: Path, type: GraphQLInputType, depth: number) => {
+    slots.push({ path, type });
+    const inner = getNullableType(type);
+    if (depth >= 3) return;
+    if (isListType(inner)) visit([...path, 0], inner.ofType as GraphQLInputType, depth + 1);
+    else if (isInputObjectType(inner)) {
+      for (const child of Object.values(inner.getFields())) visit([...path, child.name], child.type, depth + 1);
+    }
+  };
+  for (const arg of field.args) visit([arg.name], arg.type, 0);
+  return slots;
+}
+
+/** A valid-looking item for growing a list that the baseline leaves empty. */
+function defaultItem(type: GraphQLInputType): Tree {
+  const inner = getNullableType(type);
+  if (isListType(inner)) return list([]);
+  if (isInputObjectType(inner)) {
+    const required = Object.values(inner.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined);
+    return object(required.map((f) => [f.name, defaultItem(f.type)]));
+  }
+  const named = getNamedType(type).name;
+  return leaf(named === 'Int' || named === 'Float' ? '1' : named === 'Boolean' ? 'true' : '"x"');
+}
+
+// ── arbitraries: hostile values ─────────────────────────────────────────────
+
+const WEIRD_STRINGS = [
+  '', ' ', '\t\n', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\udc00y', '\ud83d', '😀', '\u202e\u202d', '\uffff', '\ufeff',
+  'ä', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', '\u0301', '../../etc/passwd', '<script>alert(1)</script>', "'; drop table client; --", '${7*7}',
+  '{{7*7}}', '%00', '#zzzzzz', '#FFFFFF', 'javascript:alert(1)', 'https://', 'de_DE', '6cd2721', 'cookie', 'true', 'null',
+  '__proto__',
+];
+const ODD_IDS = [
+  '', ' ', '.', '..', '../..', '%2F', '%2e%2e', 'a/b', '/', '\\', '%00', '\u0000', 'a\u0000b', '\ud800', '😀', 'ä', 'null',
+  'undefined', '0', '-1', 'NaN', 'true', '*', '%', '\n', "' OR '1'='1", '__proto__', 'constructor', 'prototype', 'toString',
+  'hasOwnProperty', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '01900000-0000-7000-8000-000000000000', '01900000-0000-7000-8000-00000000000', '{01900000-0000-7000-8000-000000000000}',
+  'urn:uuid:01900000-0000-7000-8000-000000000000', '01900000-0000-7000-8000-000000000000\u0000',
+];
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const NUMBER_TEXTS = ['0', '-0', '-1', '1.5', '1e400', '-1e400', '1e-400', '2147483648', '-2147483649', '9007199254740993', '123456789012345678901234567890'];
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+const unicodeText = fc.oneof(
+  fc.constantFrom(...WEIRD_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.tuple(fc.string({ maxLength: 8 }), loneSurrogate, fc.string({ maxLength: 8 })).map(([a, s, b]) => a + s + b),
+);
+/** Up to ~100 KB (in UTF-16 units) of one repeated unit. */
+const hugeText = fc
+  .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('a', 'é', '😀', '\u0000', '\ud800', '"', '\\', ' ', '-', '0'))
+  .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
+const oddIdText = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...ODD_IDS) },
+  { weight: 2, arbitrary: unicodeText },
+  { weight: 1, arbitrary: fc.uuid() },
+  { weight: 1, arbitrary: hugeText },
+);
+const text = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((value) => treeOf(value));
+
+/** 50–5,000 levels of lists or objects. */
+const deepNesting = fc.tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean()).map(([depth, lists]) =>
+  lists
+    ? leaf('['.repeat(depth) + ']'.repeat(depth))
+    : leaf('{"a":'.repeat(depth) + 'null' + '}'.repeat(depth), '{a: '.repeat(depth) + 'null' + '}'.repeat(depth)),
+);
+const scalar = fc.oneof(
+  fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)).map(treeOf),
+  fc.constantFrom(...NUMBER_TEXTS).map((number) => leaf(number)),
+  text(unicodeText),
+);
+const polluted = object([['polluted', leaf('true')]]);
+const pollution = fc.oneof(
+  fc.constantFrom(
+    object([['__proto__', polluted]]),
+    object([['constructor', object([['prototype', polluted]])]]),
+    object([['__proto__', object([['__proto__', polluted]])]]),
+    list([object([['__proto__', polluted]])]),
+  ),
+  fc.tuple(fc.constantFrom(...PROTO_KEYS), scalar).map(([key, value]) => object([[key, value]])),
+);
+const thousandAndOne = (item: Tree) => list(Array.from({ length: 1_001 }, () => item));
+
+/** Any value, mostly of the wrong type for wherever it lands. */
+const hostileValue: fc.Arbitrary<Tree> = fc.oneof(
+  { weight: 6, arbitrary: scalar },
+  { weight: 1, arbitrary: text(hugeText) },
+  { weight: 1, arbitrary: deepNesting },
+  { weight: 2, arbitrary: pollution },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(treeOf) },
+  { weight: 2, arbitrary: fc.array(scalar, { maxLength: 6 }).map(list) },
+  { weight: 1, arbitrary: scalar.map(thousandAndOne) },
+  { weight: 1, arbitrary: fc.constant(NULL) },
+);
+
+/** Values of the right GraphQL type but hostile content, so that some get past coercion. */
+const plausibleCache = new Map<string, fc.Arbitrary<Tree>>();
+function plausible(type: GraphQLInputType, depth = 0): fc.Arbitrary<Tree> {
+  const key = `${String(type)}@${depth}`;
+  const cached = plausibleCache.get(key);
+  if (cached) return cached;
+  const inner = getNullableType(type);
+  let arbitrary: fc.Arbitrary<Tree>;
+  if (isListType(inner)) {
+    const item = plausible(inner.ofType as GraphQLInputType, depth + 1);
+    arbitrary = fc.oneof(
+      { weight: 4, arbitrary: fc.array(item, { maxLength: 4 }).map(list) },
+      { weight: 1, arbitrary: item.map(thousandAndOne) },
+    );
+  } else if (isInputObjectType(inner)) {
+    const fields = Object.values(inner.getFields());
+    arbitrary =
+      depth >= 2
+        ? fc.constant(object([]))
+        : fc
+            .subarray(fields, { maxLength: 6 })
+            .chain((chosen) => fc.tuple(...chosen.map((f) => plausible(f.type, depth + 1).map((value): [string, Tree] => [f.name, value]))))
+            .map((entries) => object(entries));
+  } else {
+    const named = getNamedType(type).name;
+    if (named === 'Int' || named === 'Float') {
+      arbitrary = fc.oneof(fc.integer().map(treeOf), fc.constantFrom(...NUMBER_TEXTS).map((number) => leaf(number)));
+    } else if (named === 'Boolean') arbitrary = fc.boolean().map(treeOf);
+    else if (named === 'ID') arbitrary = text(oddIdText);
+    else arbitrary = fc.oneof({ weight: 4, arbitrary: text(unicodeText) }, { weight: 1, arbitrary: text(hugeText) }, { weight: 1, arbitrary: text(oddIdText) });
+  }
+  plausibleCache.set(key, arbitrary);
+  return arbitrary;
+}
+
+// ── edits of the baseline variables ─────────────────────────────────────────
+
+type Edit =
+  | { op: 'set'; path: Path; value: Tree }
+  | { op: 'drop'; path: Path }
+  | { op: 'add'; path: Path; key: string; value: Tree }
+  | { op: 'grow'; path: Path; item: Tree };
+
+function apply(variables: Tree, edit: Edit): Tree {
+  switch (edit.op) {
+    case 'set':
+      return update(variables, edit.path, () => edit.value)!;
+    case 'drop':
+      return update(variables, edit.path, () => undefined) ?? object([]);
+    case 'add':
+      return update(variables, edit.path, (old) => object([...(old?.kind === 'object' ? old.entries : []), [edit.key, edit.value]]))!;
+    case 'grow':
+      return update(variables, edit.path, (old) => thousandAndOne(old?.kind === 'list' && old.items[0] ? old.items[0] : edit.item))!;
+  }
+}
+
+const describeEdit = (edit: Edit) => {
+  const at = edit.path.join('.') || '(variables)';
+  if (edit.op === 'set') return `${at} = ${preview(jsonOf(edit.value), 200)}`;
+  if (edit.op === 'drop') return `${at} removed`;
+  if (edit.op === 'add') return `${at}[${JSON.stringify(edit.key)}] = ${preview(jsonOf(edit.value), 200)}`;
+  return `${at} = 1,001 items`;
+};
+
+function editArbitrary(slots: Slot[]): fc.Arbitrary<Edit> {
+  const slot = fc.constantFrom(...slots);
+  const containers: Path[] = [[], ...slots.filter((s) => isInputObjectType(getNullableType(s.type))).map((s) => s.path)];
+  const lists = slots.filter((s) => isListType(getNullableType(s.type)));
+  const set = slot.chain(({ path, type }) =>
+    fc.oneof(hostileValue, plausible(type), getNamedType(type).name === 'ID' ? text(oddIdText) : hostileValue).map((value): Edit => ({ op: 'set', path, value })),
+  );
+  const add = fc
+    .record({
+      path: fc.constantFrom(...containers),
+      key: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PROTO_KEYS) }, { weight: 1, arbitrary: fc.constantFrom('unknownField', 'id', 'clientId') }, { weight: 1, arbitrary: unicodeText }),
+      value: fc.oneof(pollution, hostileValue),
+    })
+    .map((edit): Edit => ({ op: 'add', ...edit }));
+  return fc.oneof(
+    { weight: 6, arbitrary: set },
+    { weight: 1, arbitrary: slot.map(({ path }): Edit => ({ op: 'set', path, value: NULL })) },
+    { weight: 1, arbitrary: slot.map(({ path }): Edit => ({ op: 'drop', path })) },
+    { weight: 2, arbitrary: add },
+    ...(lists.length > 0
+      ? [{ weight: 1, arbitrary: fc.constantFrom(...lists).map(({ path, type }): Edit => ({ op: 'grow', path, item: defaultItem((getNullableType(type) as { ofType: GraphQLInputType }).ofType) })) }]
+      : []),
+  );
+}
+
+type Mode = 'variables' | 'literal';
+type Case = { mode: Mode; tag: string; edits: Edit[] };
+
+/** Always tried: pollution inside each input object, NUL text in each string field, 1,001-item lists. */
+function examplesFor(slots: Slot[]): [Case][] {
+  const tag = '01900000-0000-7000-8000-0000000000ff';
+  const cases: Case[] = [];
+  for (const { path, type } of slots.filter((s) => isInputObjectType(getNullableType(s.type))).slice(0, 2)) {
+    cases.push({ mode: 'variables', tag, edits: [{ op: 'add', path, key: '__proto__', value: polluted }] });
+    cases.push({ mode: 'literal', tag, edits: [{ op: 'add', path, key: '__proto__', value: polluted }] });
+    cases.push({ mode: 'variables', tag, edits: [{ op: 'add', path, key: 'constructor', value: object([['prototype', polluted]]) }] });
+    const firstString = Object.values((getNullableType(type) as { getFields(): Record<string, { name: string; type: GraphQLInputType }> }).getFields()).find(
+      (f) => getNamedType(f.type).name === 'String',
+    );
+    if (firstString) cases.push({ mode: 'variables', tag, edits: [{ op: 'set', path: [...path, firstString.name], value: treeOf('a\u0000b\ud800') }] });
+  }
+  for (const { path, type } of slots.filter((s) => isListType(getNullableType(s.type))).slice(0, 2)) {
+    cases.push({ mode: 'variables', tag, edits: [{ op: 'grow', path, item: defaultItem((getNullableType(type) as { ofType: GraphQLInputType }).ofType) }] });
+  }
+  const firstId = slots.find((s) => s.path.length === 1 && getNamedType(s.type).name === 'ID');
+  if (firstId) {
+    cases.push({ mode: 'variables', tag, edits: [{ op: 'set', path: firstId.path, value: treeOf('..') }] });
+    cases.push({ mode: 'variables', tag, edits: [{ op: 'set', path: firstId.path, value: deepNestingOf(3_000) }] });
+    cases.push({ mode: 'literal', tag, edits: [{ op: 'set', path: firstId.path, value: deepNestingOf(3_000) }] });
+  }
+  return cases.map((c) => [c]);
+}
+const deepNestingOf = (depth: number) => leaf('['.repeat(depth) + ']'.repeat(depth));
+
+// ── sending and checking ────────────────────────────────────────────────────
+
+const REQUEST_TIMEOUT_MS = 15_000;
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
+
+type Answer = { status: number; text: string; body: any };
+
+async function post(body: string, what: string): Promise<Answer> {
+  let response: Response;
+  try {
+    response = await fetch(`${service.baseUrl}/graphql`, {
+      method: 'POST',
+      body,
+      headers: {
+        authorization: `Bearer ${ADMIN_KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+      },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s (a hang?) to ${what}: ${String(error)}`, { cause: error });
+  }
+  const text = await response.text();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, text, body: parsed };
+}
+
+/** The request body: every argument as a variable, or (literal mode) every argument inline. */
+function requestBody(field: GraphQLField<unknown, unknown>, variables: Tree, mode: Mode): string {
+  const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
+  const entries = variables.kind === 'object' ? variables.entries : [];
+  if (mode === 'literal') {
+    const args = entries.map(([name, value]) => `${name}: ${literalOf(value)}`).join(', ');
+    return `{"query":${JSON.stringify(`mutation Hostile { ${field.name}${args ? `(${args})` : ''}${selection} }`)}}`;
+  }
+  const declared = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+  const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+  const query = `mutation Hostile${declared ? `(${declared})` : ''} { ${field.name}${passed ? `(${passed})` : ''}${selection} }`;
+  return `{"query":${JSON.stringify(query)},"variables":${jsonOf(variables)}}`;
+}
+
+type Outcome = { ok: boolean; uncoded: string[] };
+
+/** Checks one answer; errors without any code are returned for the caller to collect. */
+function checkAnswer(mutation: string, answer: Answer, what: string): Outcome {
+  casesRun += 1;
+  const summary = `${what}\n  → ${answer.status} ${preview(answer.text, 600)}`;
+  expect(answer.status, summary).toBeLessThan(500);
+  expect(answer.body, `not a JSON object: ${summary}`).toBeTypeOf('object');
+  const errors: { message?: string; extensions?: { code?: unknown } }[] = answer.body?.errors ?? [];
+  expect(Array.isArray(errors), summary).toBe(true);
+  if (errors.length === 0) {
+    tally('(result)');
+    expect(answer.body.data?.[mutation], `a result without data: ${summary}`).toBeTruthy();
+    return { ok: true, uncoded: [] };
+  }
+  const uncoded: string[] = [];
+  for (const error of errors) {
+    const code = error.extensions?.code;
+    tally(typeof code === 'string' ? code : '(no code)');
+    if (code === undefined) uncoded.push(`${what}\n  → ${answer.status} ${preview(String(error.message), 300)}`);
+    else expect(allowedCodes(mutation), `code ${String(code)}: ${summary}`).toContain(code);
+  }
+  return { ok: false, uncoded };
+}
+
+function expectPrototypeIntact(what: string) {
+  expect(({} as Record<string, unknown>).polluted, `Object.prototype polluted after ${what}`).toBeUndefined();
+  expect(Object.getOwnPropertyNames(Object.prototype).sort(), `Object.prototype changed after ${what}`).toEqual(PROTOTYPE_KEYS);
+}
+
+// ── the properties ──────────────────────────────────────────────────────────
+
+const RUNS = 30;
+
+describe('every GraphQL mutation has baseline variables', () => {
+  it('BASELINES covers the schema', () => {
+    const missing = mutations.map((m) => m.name).filter((name) => !BASELINES[name]);
+    expect(missing, `mutations without baseline variables (add them to BASELINES): ${missing.join(', ')}`).toEqual([]);
+  });
+
+  it.each(mutations.map((m) => [m.name, m] as const))('%s: the baseline variables are accepted', async (name, field) => {
+    const world = await seedWorld(service);
+    const variables = treeOf(baselineOf(name)(world, randomUUID()));
+    const answer = await post(requestBody(field, variables, 'variables'), name);
+    const errors: { extensions?: { code?: string } }[] = answer.body?.errors ?? [];
+    const expected = name === 'scanDomain' ? ['UPSTREAM_FAILURE'] : [];
+    expect(errors.map((e) => e.extensions?.code), `${name} with ${preview(jsonOf(variables))} → ${preview(answer.text)}`).toEqual(expected);
+  });
+});
+
+describe('hostile variables and literals on every mutation', () => {
+  it.each(mutations.map((m) => [m.name, m] as const))(
+    '%s: a result or a coded client error (never INTERNAL, never ≥ 500); an error changes nothing',
+    async (name, field) => {
+      const baseline = baselineOf(name);
+      const slots = slotsOf(field);
+      let world = await seedWorld(service);
+      let last = await fullState(world);
+      // An error without any code is gathered and reported at the end, so that this one
+      // systematic gap does not hide the other failures the property would find.
+      const uncoded: string[] = [];
+      const arbitrary = fc.record({
+        mode: fc.constantFrom<Mode>('variables', 'variables', 'variables', 'literal'),
+        tag: fc.uuid(),
+        edits: fc.array(editArbitrary(slots), { minLength: 1, maxLength: 3 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.limitShrink(arbitrary, 100), async ({ mode, tag, edits }) => {
+          const variables = edits.reduce(apply, treeOf(baseline(world, tag)));
+          const what = `${name} [${mode}] ${edits.map(describeEdit).join('; ')}\n  variables: ${preview(jsonOf(variables), 500)}`;
+          const outcome = checkAnswer(name, await post(requestBody(field, variables, mode), what), what);
+          uncoded.push(...outcome.uncoded);
+          expectPrototypeIntact(what);
+          const now = await fullState(world);
+          if (!outcome.ok) expect(now, `state changed by a refused request: ${what}`).toEqual(last);
+          last = now;
+          if (outcome.ok && destroys(name)) {
+            world = await seedWorld(service);
+            last = await fullState(world);
+          }
+        }),
+        { numRuns: RUNS, examples: examplesFor(slots) },
+      );
+      expect(
+        uncoded.length,
+        `${uncoded.length} GraphQL error(s) without extensions.code, e.g.\n${uncoded.slice(0, 3).join('\n')}`,
+      ).toBe(0);
+    },
+    60_000,
+  );
+});
