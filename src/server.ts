@@ -4,7 +4,7 @@ import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler } from '.
 import type { AppServices } from './context.ts';
 import { createGraphqlHandler } from './graphql/yoga.ts';
 import { authentication } from './http/authentication.ts';
-import { corsFor, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
+import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
 import { requestLogging } from './http/logging.ts';
 import { requestContext, requestId } from './http/request-context.ts';
 import type { Logger } from './logger.ts';
@@ -12,6 +12,8 @@ import type { Logger } from './logger.ts';
 export type AppOptions = {
   corsOrigins: string[];
   rateLimitPerMinute: number;
+  /** Requests with a missing or wrong key one address may make a minute (default 60). */
+  failedAuthenticationsPerMinute?: number;
   /** Development: GraphQL suggests field names in its errors. */
   development: boolean;
 };
@@ -34,8 +36,9 @@ export function buildApp({ orm, logger, services, options }: AppDependencies): e
     res.json({ status: 'ok' });
   });
 
-  app.use(rateLimitPerKey(options.rateLimitPerMinute));
+  app.use(rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60, services.keys));
   app.use(authentication(services.keys));
+  app.use(rateLimitPerKey(options.rateLimitPerMinute));
   app.use(requestContext(orm, services));
 
   const yoga = createGraphqlHandler(logger, { development: options.development });

@@ -17,22 +17,38 @@ export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
 const originalOf = (error: unknown): unknown =>
   error instanceof GraphQLError && error.originalError ? originalOf(error.originalError) : error;
 
+/** graphql-js's "Did you mean …?" hints, which tell a stranger the schema's names. */
+const SUGGESTION = / Did you mean [^?]*\?/g;
+
 /**
  * Yoga's error mask: service errors keep their message and gain their code (and, for bad
  * input, the same `errors` list the REST layer sends); GraphQL's own errors (syntax, unknown
- * field) pass as they are; anything else is an unexpected failure whose details stay in the log.
+ * field) pass as they are, without suggestions outside development; anything else is an
+ * unexpected failure whose details stay in the log.
  */
-export const createMaskError = (logger: Logger) => (error: unknown, unexpectedMessage: string): GraphQLError => {
-  const original = translateDatabaseError(originalOf(error));
-  const located = error instanceof GraphQLError ? error : undefined;
-  const options = { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path };
-  if (original instanceof ServiceError) {
-    const extensions: Record<string, unknown> = { code: GRAPHQL_ERROR_CODES[original.kind] };
-    if (original.problems.length > 0) extensions.errors = original.problems;
-    if (original.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = original.retryAfterSeconds;
-    return new GraphQLError(original.message, { ...options, extensions });
-  }
-  if (original instanceof GraphQLError) return original;
-  logger.error({ err: original, path: located?.path }, 'unexpected error in a GraphQL operation');
-  return new GraphQLError(unexpectedMessage, { ...options, extensions: { code: 'INTERNAL' } });
-};
+export function createMaskError(logger: Logger, { suggestFields }: { suggestFields: boolean }) {
+  return (error: unknown, unexpectedMessage: string): GraphQLError => {
+    const original = translateDatabaseError(originalOf(error));
+    const located = error instanceof GraphQLError ? error : undefined;
+    const options = { nodes: located?.nodes, source: located?.source, positions: located?.positions, path: located?.path };
+    if (original instanceof ServiceError) {
+      const extensions: Record<string, unknown> = { code: GRAPHQL_ERROR_CODES[original.kind] };
+      if (original.problems.length > 0) extensions.errors = original.problems;
+      if (original.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = original.retryAfterSeconds;
+      return new GraphQLError(original.message, { ...options, extensions });
+    }
+    if (original instanceof GraphQLError) {
+      // GraphQL's own errors without a code are about the request: its variables or arguments
+      // (400), or, when a plugin said so, something it may not do (403: CSRF prevention).
+      const status = (original.extensions.http as { status?: number } | undefined)?.status ?? 400;
+      const extensions = original.extensions.code
+        ? original.extensions
+        : { ...original.extensions, code: status === 403 ? 'FORBIDDEN' : 'BAD_USER_INPUT', http: { status } };
+      const message = suggestFields ? original.message : original.message.replace(SUGGESTION, '');
+      if (message === original.message && extensions === original.extensions) return original;
+      return new GraphQLError(message, { ...options, extensions });
+    }
+    logger.error({ err: original, path: located?.path }, 'unexpected error in a GraphQL operation');
+    return new GraphQLError(unexpectedMessage, { ...options, extensions: { code: 'INTERNAL' } });
+  };
+}

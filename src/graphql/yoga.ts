@@ -27,9 +27,11 @@ export function createGraphqlHandler(logger: Logger, { development }: { developm
   return createYoga<{ req: Request; res: Response }, RequestContext>({
     schema,
     plugins: graphqlHardening({ suggestFields: development }),
+    // CORS is the Express app's (CORS_ORIGINS); Yoga's own would echo any origin.
+    cors: false,
     graphqlEndpoint: '/graphql',
     context: ({ req }) => contextOf(req),
-    maskedErrors: { maskError: createMaskError(logger) },
+    maskedErrors: { maskError: createMaskError(logger, { suggestFields: development }) },
     graphiql: { title: 'Consent domain configuration', defaultQuery: EXAMPLE_QUERY },
     landingPage: false,
     logging: {

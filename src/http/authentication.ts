@@ -22,7 +22,7 @@ export function presentedKey(req: Request): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz']);
+const PUBLIC_PATHS = new Set(['/healthz']);
 
 /** GraphiQL: a browser asking for the page, not running an operation. */
 const isGraphiqlPage = (req: Request) =>

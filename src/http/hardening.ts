@@ -4,6 +4,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { problem, sendProblem } from '../../rest-adapter/problem.ts';
 import { hashKey } from '../features/api-keys/key-material.ts';
+import type { KeyRing } from '../features/api-keys/key-ring.ts';
 import { presentedKey } from './authentication.ts';
 
 /** Security headers, CORS for dashboards, and per-key rate limits. */
@@ -22,7 +23,7 @@ export const securityHeaders = (): RequestHandler =>
         workerSrc: ["'self'", 'blob:', 'https://unpkg.com'],
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'", 'data:', 'https://unpkg.com'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", 'https://unpkg.com'],
         frameAncestors: ["'none'"],
       },
     },
@@ -41,7 +42,18 @@ export function corsFor(origins: string[]): RequestHandler | undefined {
   });
 }
 
-/** Each API key (or, without one, each client address) gets `perMinute` requests a minute; then 429. */
+const tooMany = (limit: number, what: string) => (req: Request, res: Response) => {
+  const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+  const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
+  res.setHeader('Retry-After', String(seconds));
+  sendProblem(res, problem(429, `more than ${limit} ${what} a minute; try again in ${seconds} s`));
+};
+
+/**
+ * Each valid API key gets `perMinute` requests a minute (requests without a key, which only
+ * reach the public pages, count per address); then 429 with Retry-After. Runs after
+ * authentication, so wrong keys never spend a key's budget.
+ */
 export const rateLimitPerKey = (perMinute: number): RequestHandler =>
   rateLimit({
     windowMs: 60_000,
@@ -52,10 +64,27 @@ export const rateLimitPerKey = (perMinute: number): RequestHandler =>
       const key = presentedKey(req);
       return key ? `key:${hashKey(key).toString('hex')}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
     },
-    handler: (req: Request, res: Response) => {
-      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
-      res.setHeader('Retry-After', String(seconds));
-      sendProblem(res, problem(429, `more than ${perMinute} requests a minute with this key; try again in ${seconds} s`));
+    handler: tooMany(perMinute, 'requests with this key'),
+  });
+
+/**
+ * Each address may fail authentication `perMinute` times a minute; past that, its requests are
+ * refused with 429 before any key is looked up, so guessing keys is slow and cheap to refuse.
+ * Keys already known to be valid pass, so a blocked address does not lock out their owners.
+ */
+export const rateLimitFailedAuthentication = (perMinute: number, keys: KeyRing): RequestHandler =>
+  rateLimit({
+    skip: (req: Request) => {
+      const key = presentedKey(req);
+      return key !== undefined && keys.isKnown(key);
     },
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`,
+    // Only refused keys count.
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401,
+    handler: tooMany(perMinute, 'requests with a missing or wrong API key'),
   });

@@ -54,6 +54,7 @@ export type TestServiceOptions = {
   logger?: Logger;
   scanner?: Scanner;
   rateLimitPerMinute?: number;
+  failedAuthenticationsPerMinute?: number;
   corsOrigins?: string[];
   maxConcurrentScans?: number;
   development?: boolean;
@@ -77,6 +78,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     options: {
       corsOrigins: options.corsOrigins ?? [],
       rateLimitPerMinute: options.rateLimitPerMinute ?? 1_000_000,
+      failedAuthenticationsPerMinute: options.failedAuthenticationsPerMinute ?? 1_000_000,
       development: options.development ?? false,
     },
   });

@@ -11,6 +11,8 @@ import { hashKey, KEY_PREFIX_LENGTH, matchesHash } from './key-material.ts';
  */
 export type KeyRing = {
   authenticate(key: string): Promise<Caller | undefined>;
+  /** Whether the key is known to be valid without asking the database (the administrator key, or recently seen). */
+  isKnown(key: string): boolean;
   /** Drops what is remembered of a key (after revoking it). */
   forget(keyId: string): void;
   /** Drops what is remembered of a client's keys (after deleting the client). */
@@ -45,6 +47,11 @@ export function createKeyRing({
       if (remembered.size >= MAX_REMEMBERED) remembered.clear();
       remembered.set(fingerprint, { caller, keyId: row.id, until: Date.now() + cacheMs });
       return caller;
+    },
+    isKnown(key) {
+      if (adminHash && matchesHash(key, adminHash)) return true;
+      const known = remembered.get(hashKey(key).toString('hex'));
+      return known !== undefined && known.until > Date.now();
     },
     forget(keyId) {
       for (const [fingerprint, entry] of remembered) if (entry.keyId === keyId) remembered.delete(fingerprint);

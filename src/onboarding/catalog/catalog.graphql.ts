@@ -64,10 +64,10 @@ builder.queryField('presets', (t) =>
     description: 'Catalog services whose name, vendor or cookie names contain `search` (all when absent), by id.',
     args: {
       search: t.arg.string(),
-      first: t.arg.int({ defaultValue: 100, description: 'At most this many (1–1000).' }),
+      first: t.arg.int({ defaultValue: 100, description: 'At most this many (1–200).' }),
     },
     resolve: async (_, { search, first }, ctx) => {
-      const limit = Math.min(Math.max(first ?? 100, 1), 1000);
+      const limit = Math.min(Math.max(first ?? 100, 1), 200);
       return (await loadCatalog(ctx.em)).search(search ?? undefined).slice(0, limit);
     },
   }),
