@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Loaders } from './db/loaders.ts';
 import type { KeyRing } from './features/api-keys/key-ring.ts';
 import type { ScanGate } from './onboarding/scan-gate.ts';
 import type { Scanner } from './onboarding/scanner/scan.ts';
@@ -21,6 +22,8 @@ export type AppServices = {
  */
 export type RequestContext = {
   em: EntityManager;
+  /** Batching of list loads within the request (see db/loaders.ts). */
+  loaders: Loaders;
   caller: Caller;
   requestId: string;
   services: AppServices;

@@ -3,11 +3,14 @@ import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { startEmbeddedPostgres } from './embedded.ts';
 import { entities } from './entities.ts';
 import { migrationsList } from './migrations/index.ts';
+import { countingLogger, type StatementCounter } from './statements.ts';
 
 export type Database = {
   orm: MikroORM;
   /** What the service runs on, for the start-up log line (never contains a password). */
   description: string;
+  /** SQL statements sent so far. */
+  statements: StatementCounter;
   close(): Promise<void>;
 };
 
@@ -20,7 +23,8 @@ export type DatabaseOptions = {
   migrate?: boolean;
 };
 
-export function ormConfig(clientUrl: string, poolSize: number): Options {
+export function ormConfig(clientUrl: string, poolSize: number, statements: StatementCounter = { total: 0 }): Options {
+  const CountingLogger = countingLogger(statements);
   return defineConfig({
     clientUrl,
     entities,
@@ -33,6 +37,7 @@ export function ormConfig(clientUrl: string, poolSize: number): Options {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: false,
+    loggerFactory: (options) => new CountingLogger(options),
   });
 }
 
@@ -41,11 +46,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(options.dataDir);
   const clientUrl = options.databaseUrl ?? embedded!.url;
   try {
-    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize));
+    const statements: StatementCounter = { total: 0 };
+    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize, statements));
     if (options.migrate !== false) await orm.migrator.up();
     return {
       orm,
       description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redact(clientUrl)}`,
+      statements,
       async close() {
         await orm.close(true);
         await embedded?.stop();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppServices, RequestContext } from '../context.ts';
+import { createLoaders } from '../db/loaders.ts';
 import { callerOf } from './authentication.ts';
 
 const contexts = new WeakMap<Request, RequestContext>();
@@ -25,7 +26,10 @@ export const requestContext = (orm: MikroORM, services: AppServices) => (req: Re
   const requestId = res.locals.requestId as string;
   const caller = callerOf(req);
   // Requests without a caller are the public ones (health, GraphiQL page): they run no operation.
-  if (caller) contexts.set(req, { em: orm.em.fork(), caller, requestId, services });
+  if (caller) {
+    const em = orm.em.fork();
+    contexts.set(req, { em, loaders: createLoaders(em), caller, requestId, services });
+  }
   next();
 };
 

@@ -41,8 +41,7 @@ function mergeAddress(current: DomainRow, name: string): SiteAddress {
 
 export async function listDomains(ctx: RequestContext, scope: ClientScope): Promise<Domain[]> {
   const client = await requireClient(ctx, scope.clientId);
-  const rows = await ctx.em.find(DomainEntity, { client }, { orderBy: { id: 'asc' } });
-  return rows.map(toDomain);
+  return (await ctx.loaders.domainsOfClient.load(client.id)).map(toDomain);
 }
 
 export async function getDomain(ctx: RequestContext, scope: DomainScope): Promise<Domain> {

@@ -20,7 +20,7 @@ export type EmbeddingScope = DomainScope & { embeddingId: string };
 /** The embedding, with its assets, if it belongs to the domain; otherwise "not found". */
 export async function findEmbedding(em: EntityManager, domain: DomainRow, embeddingId: string): Promise<EmbeddingRow> {
   const row = isId(embeddingId)
-    ? await em.findOne(EmbeddingEntity, { id: embeddingId, domain }, { populate: ['assets'] })
+    ? await em.findOne(EmbeddingEntity, { id: embeddingId, domain }, { populate: ['assets'], strategy: 'joined' })
     : null;
   if (!row) throw notFound(`embedding ${embeddingId}`);
   return row;
@@ -28,8 +28,7 @@ export async function findEmbedding(em: EntityManager, domain: DomainRow, embedd
 
 export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): Promise<Embedding[]> {
   const domain = await requireDomain(ctx, scope);
-  const rows = await ctx.em.find(EmbeddingEntity, { domain }, { populate: ['assets'], orderBy: { id: 'asc' } });
-  return rows.map((row) => toEmbedding(row));
+  return (await ctx.loaders.embeddingsOfDomain.load(domain.id)).map((row) => toEmbedding(row));
 }
 
 export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {

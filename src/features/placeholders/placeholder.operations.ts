@@ -2,7 +2,7 @@ import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from '../../co
 import { PLACEHOLDER_NAME_PATTERN } from '../../contract/placeholder.ts';
 import type { RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict, invalid, notFound } from '../../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { type DomainScope, requireDomain } from '../domains/domain.scope.ts';
 import { PlaceholderEntity, type PlaceholderRow } from './placeholder.entity.ts';
@@ -13,8 +13,7 @@ export const toPlaceholder = (row: PlaceholderRow): Placeholder => ({ name: row.
 
 export async function listPlaceholders(ctx: RequestContext, scope: DomainScope): Promise<Placeholder[]> {
   const domain = await requireDomain(ctx, scope);
-  const rows = await ctx.em.find(PlaceholderEntity, { domain }, { orderBy: { id: 'asc' } });
-  return rows.map(toPlaceholder);
+  return (await ctx.loaders.placeholdersOfDomain.load(domain.id)).map(toPlaceholder);
 }
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {
@@ -33,7 +32,7 @@ export async function createPlaceholder(
     ctx.em,
     async (em) => {
       const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-      if (await em.count(PlaceholderEntity, { domain, name: input.name })) throw conflict(DUPLICATE.duplicate);
+      // A name the domain already has fails on the unique index: 409.
       const row = em.create(PlaceholderEntity, { id: newId(), domain, name: input.name, value: input.value });
       await em.flush();
       return toPlaceholder(row);

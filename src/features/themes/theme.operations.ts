@@ -53,8 +53,7 @@ async function clearOtherDefaults(em: EntityManager, domain: DomainRow, keep?: s
 
 export async function listThemes(ctx: RequestContext, scope: DomainScope): Promise<Theme[]> {
   const domain = await requireDomain(ctx, scope);
-  const rows = await ctx.em.find(ThemeEntity, { domain }, { orderBy: { id: 'asc' } });
-  return rows.map(toTheme);
+  return (await ctx.loaders.themesOfDomain.load(domain.id)).map(toTheme);
 }
 
 export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<Theme> {
