@@ -36,6 +36,8 @@ export function ormConfig(clientUrl: string, poolSize: number, statements: State
     ensureDatabase: false,
     allowGlobalContext: false,
     forceUtcTimezone: true,
+    // One insert statement for a whole bulk write (array payloads hold at most 1,000 items).
+    batchSize: 1000,
     debug: false,
     loggerFactory: (options) => new CountingLogger(options),
   });

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, createDomain, type DomainPath, embeddingPayload, themePayload } from './support/fixtures.ts';
+import { startTestService, type TestService } from './support/service.ts';
+
+/**
+ * SQL statements per request are deterministic and must not grow with the data (no N+1):
+ * measured with the ORM's statement counter around single requests, at several sizes.
+ */
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+async function statementsOf(request: () => Promise<{ status: number; errors?: unknown }>): Promise<number> {
+  const before = service.database.statements.total;
+  const answer = await request();
+  expect(answer.status).toBeLessThan(300);
+  expect(answer.errors).toBeUndefined();
+  return service.database.statements.total - before;
+}
+
+/** A client with `domains` domains, each with `size` embeddings (10 assets each), themes and placeholders. */
+async function seed(domains: number, size: number): Promise<DomainPath[]> {
+  const first = await createDomain(service);
+  const paths = [first];
+  for (let i = 1; i < domains; i++) {
+    const domain = (await service.rest('POST', `${API}/${first.clientId}/domain`, { name: `d${i}.example` })).body;
+    paths.push({ clientId: first.clientId, domainId: domain.id, base: `${API}/${first.clientId}/domain/${domain.id}` });
+  }
+  const assets = Array.from({ length: 10 }, (_, i) => ({ name: `cookie_${i}` }));
+  for (const path of paths) {
+    for (let i = 0; i < size; i++) {
+      await service.rest('POST', `${path.base}/embedding`, embeddingPayload({ name: `service ${i}`, assets }));
+    }
+    await service.rest('POST', `${path.base}/theme`, themePayload());
+    await service.rest('PUT', `${path.base}/placeholder`, Array.from({ length: size }, (_, i) => ({ name: `p${i}`, value: 'v' })));
+  }
+  return paths;
+}
+
+const WHOLE_DOMAIN = `query($c: ID!, $d: ID!) { domain(clientId: $c, id: $d) {
+  name placeholders { name value } themes { id name default }
+  embeddings { id name purpose translations { locale name } assets { id name storageType } } } }`;
+const WHOLE_CLIENT = `query($c: ID!) { client(id: $c) { username domains {
+  name placeholders { name } themes { name } embeddings { name assets { name } } } } }`;
+
+describe('statements per request stay the same whatever the size', () => {
+  const sizes = [1, 5, 25];
+  const counts: Record<string, number[]> = {};
+  beforeAll(async () => {
+    for (const size of sizes) {
+      const [domain] = await seed(3, size);
+      const one = (await service.rest('GET', `${domain!.base}/embedding`)).body[0];
+      const measure = async (label: string, request: () => Promise<{ status: number; errors?: unknown }>) => {
+        (counts[label] ??= []).push(await statementsOf(request));
+      };
+      await measure('REST read one embedding', () => service.rest('GET', `${domain!.base}/embedding/${one.id}`));
+      await measure('REST read all embeddings', () => service.rest('GET', `${domain!.base}/embedding`));
+      await measure('REST read all placeholders', () => service.rest('GET', `${domain!.base}/placeholder`));
+      await measure('REST bulk replace of the placeholders', () =>
+        service.rest('PUT', `${domain!.base}/placeholder`, Array.from({ length: size * 4 }, (_, i) => ({ name: `n${i}`, value: 'v' }))),
+      );
+      await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
+      await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
+    }
+    console.log(Object.entries(counts).map(([label, values]) => `${label}: ${values.join(', ')}`).join('\n'));
+  }, 120_000);
+
+  it.each([
+    ['REST read one embedding', 2], // domain, embedding joined with its assets
+    ['REST read all embeddings', 3], // domain, embeddings, their assets
+    ['REST read all placeholders', 2], // domain, placeholders
+    ['REST bulk replace of the placeholders', 5], // begin, lock domain, delete, one batched insert, commit
+    ['GraphQL whole domain', 5], // domain, placeholders, themes, embeddings, assets
+    ['GraphQL client with its 3 domains', 6], // client, domains, then one query per kind for all three
+  ])('%s: %i statements at every size', (label, expected) => {
+    expect(counts[label]).toEqual(sizes.map(() => expected));
+  });
+});
