@@ -3,6 +3,7 @@ import { loadSettings, SettingsError } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { ensureAdminKey } from './features/api-keys/admin-key.ts';
 import { createKeyRing } from './features/api-keys/key-ring.ts';
+import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { createScanGate } from './onboarding/scan-gate.ts';
 import { scannerFromSettings } from './onboarding/scanner/index.ts';
@@ -30,6 +31,7 @@ async function main() {
   const app = buildApp({
     orm: database.orm,
     logger,
+    metrics: createMetrics(database.statements),
     services: {
       scanner,
       scanGate: createScanGate(settings.scan.maxConcurrent),

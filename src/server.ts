@@ -6,6 +6,7 @@ import { createGraphqlHandler } from './graphql/yoga.ts';
 import { authentication } from './http/authentication.ts';
 import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
 import { requestLogging } from './http/logging.ts';
+import type { Metrics } from './http/metrics.ts';
 import { requestContext, requestId } from './http/request-context.ts';
 import type { Logger } from './logger.ts';
 
@@ -18,16 +19,23 @@ export type AppOptions = {
   development: boolean;
 };
 
-export type AppDependencies = { orm: MikroORM; logger: Logger; services: AppServices; options: AppOptions };
+export type AppDependencies = {
+  orm: MikroORM;
+  logger: Logger;
+  services: AppServices;
+  metrics: Metrics;
+  options: AppOptions;
+};
 
 /** The whole HTTP surface: health, GraphQL (Yoga + GraphiQL) and the REST compatibility layer. */
-export function buildApp({ orm, logger, services, options }: AppDependencies): express.Express {
+export function buildApp({ orm, logger, services, metrics, options }: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
   app.use(requestId);
   app.use(requestLogging(logger));
+  app.use(metrics.observe);
   app.use(securityHeaders());
   const cors = corsFor(options.corsOrigins);
   if (cors) app.use(cors);
@@ -40,6 +48,7 @@ export function buildApp({ orm, logger, services, options }: AppDependencies): e
   app.use(authentication(services.keys));
   app.use(rateLimitPerKey(options.rateLimitPerMinute));
   app.use(requestContext(orm, services));
+  app.get('/metrics', metrics.serve);
 
   const yoga = createGraphqlHandler(logger, { development: options.development });
   // GraphQL documents come as JSON of at most 2 MiB, like REST bodies (larger: 413).

@@ -2,7 +2,7 @@ import type { AvailablePreset, OnboardingScanResult } from '../contract/onboardi
 import { siteUrl } from '../contract/site-address.ts';
 import type { RequestContext } from '../context.ts';
 import { invalid, ServiceError } from '../errors.ts';
-import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
+import { type DomainScope, readDomain } from '../features/domains/domain.scope.ts';
 import { type CatalogEntry, loadCatalog } from './catalog/catalog.ts';
 import { ScanError, type ScanFindings } from './scanner/scan.ts';
 
@@ -10,7 +10,7 @@ type Evidence = AvailablePreset['evidence'][number];
 
 /** Scans the domain's website and tells which catalog services it uses. */
 export async function scanDomain(ctx: RequestContext, scope: DomainScope): Promise<OnboardingScanResult> {
-  const domain = await requireDomain(ctx, scope);
+  const domain = await readDomain(ctx, scope);
   const url = siteUrl(domain);
   let findings: ScanFindings;
   try {

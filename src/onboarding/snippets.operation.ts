@@ -1,6 +1,6 @@
 import type { OnboardingEmbedCodeSnippets } from '../contract/onboarding.ts';
 import type { RequestContext } from '../context.ts';
-import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
+import { type DomainScope, readDomain } from '../features/domains/domain.scope.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -15,7 +15,7 @@ export function snippetFor(publicBaseUrl: string, domainId: string, locale?: str
 
 /** `default` (the visitor's language) and one snippet per active locale of the domain. */
 export async function embedCodeSnippets(ctx: RequestContext, scope: DomainScope): Promise<OnboardingEmbedCodeSnippets> {
-  const domain = await requireDomain(ctx, scope);
+  const domain = await readDomain(ctx, scope);
   const base = ctx.services.publicBaseUrl;
   return {
     default: snippetFor(base, domain.id),

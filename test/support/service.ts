@@ -4,6 +4,7 @@ import { type Logger, pino } from 'pino';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/onboarding/scanner/address-policy.ts';
 import { createKeyRing } from '../../src/features/api-keys/key-ring.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
 import { createScanGate } from '../../src/onboarding/scan-gate.ts';
 import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/onboarding/scanner/scan.ts';
@@ -69,6 +70,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    metrics: createMetrics(database.statements),
     services: {
       scanner,
       scanGate: createScanGate(options.maxConcurrentScans ?? 2),

@@ -69,4 +69,5 @@ export async function deleteClient(ctx: RequestContext, clientId: string): Promi
     await em.nativeDelete(ClientEntity, { id: row.id });
   });
   ctx.services.keys.forgetClient(clientId);
+  ctx.loaders.domain.clearAll();
 }

@@ -20,3 +20,5 @@ export const DomainEntity = defineEntity({
 });
 
 export type DomainRow = InferEntity<typeof DomainEntity>;
+/** A domain as the read paths load it: its stored fields, without relations. */
+export type DomainRecord = Omit<DomainRow, 'client' | 'createdAt' | 'updatedAt'>;

@@ -1,13 +1,13 @@
 import { type Domain, type DomainCreate, domainDefaults, type DomainUpdate } from '../../contract/domain.ts';
 import { parseSiteAddress, type SiteAddress, siteUrl } from '../../contract/site-address.ts';
-import type { RequestContext } from '../../context.ts';
+import { canReachClient, type RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { invalid } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { DomainEntity, type DomainRow } from './domain.entity.ts';
-import { type ClientScope, type DomainScope, requireClient, requireDomain } from './domain.scope.ts';
+import { invalid, notFound } from '../../errors.ts';
+import { isId, newId } from '../../ids.ts';
+import { DomainEntity, type DomainRecord, type DomainRow } from './domain.entity.ts';
+import { type ClientScope, type DomainScope, readDomain, requireClient, requireDomain } from './domain.scope.ts';
 
-export const toDomain = (row: DomainRow): Domain => ({
+export const toDomain = (row: DomainRecord): Domain => ({
   id: row.id,
   name: row.host,
   path: row.path,
@@ -40,12 +40,14 @@ function mergeAddress(current: DomainRow, name: string): SiteAddress {
 }
 
 export async function listDomains(ctx: RequestContext, scope: ClientScope): Promise<Domain[]> {
-  const client = await requireClient(ctx, scope.clientId);
-  return (await ctx.loaders.domainsOfClient.load(client.id)).map(toDomain);
+  if (!isId(scope.clientId) || !canReachClient(ctx.caller, scope.clientId)) throw notFound(`client ${scope.clientId}`);
+  const owned = await ctx.loaders.domainsOfClient.load(scope.clientId);
+  if (!owned) throw notFound(`client ${scope.clientId}`);
+  return owned.items.map(toDomain);
 }
 
 export async function getDomain(ctx: RequestContext, scope: DomainScope): Promise<Domain> {
-  return toDomain(await requireDomain(ctx, scope));
+  return toDomain(await readDomain(ctx, scope));
 }
 
 export async function createDomain(ctx: RequestContext, scope: ClientScope, input: DomainCreate): Promise<Domain> {
@@ -75,6 +77,7 @@ export async function updateDomain(ctx: RequestContext, scope: DomainScope, inpu
     if (name !== undefined) em.assign(row, mergeAddress(row, name));
     em.assign(row, fields);
     await em.flush();
+    ctx.loaders.domain.clear(row.id);
     return toDomain(row);
   });
 }
@@ -85,4 +88,5 @@ export async function deleteDomain(ctx: RequestContext, scope: DomainScope): Pro
     const row = await requireDomain({ ...ctx, em, lock: true }, scope);
     await em.nativeDelete(DomainEntity, { id: row.id });
   });
+  ctx.loaders.domain.clear(scope.domainId);
 }

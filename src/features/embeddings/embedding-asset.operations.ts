@@ -5,7 +5,7 @@ import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { requireDomain } from '../domains/domain.scope.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
-import { appendAssets, type EmbeddingScope, findEmbedding } from './embedding.operations.ts';
+import { appendAssets, type EmbeddingScope, findEmbedding, readEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
 
 /** The embedding assets the REST API calls "cookies". */
@@ -18,15 +18,13 @@ function pick(assets: Iterable<EmbeddingAssetRow>, assetId: string): EmbeddingAs
 }
 
 export async function listAssets(ctx: RequestContext, scope: EmbeddingScope): Promise<EmbeddingAsset[]> {
-  const domain = await requireDomain(ctx, scope);
-  const embedding = await findEmbedding(ctx.em, domain, scope.embeddingId);
-  return embedding.assets.getItems().map(toEmbeddingAsset);
+  return (await readEmbedding(ctx, scope)).assets;
 }
 
 export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<EmbeddingAsset> {
-  const domain = await requireDomain(ctx, scope);
-  const embedding = await findEmbedding(ctx.em, domain, scope.embeddingId);
-  return toEmbeddingAsset(pick(embedding.assets, scope.assetId));
+  const asset = (await readEmbedding(ctx, scope)).assets.find((candidate) => candidate.id === scope.assetId);
+  if (!asset) throw notFound(`asset ${scope.assetId}`);
+  return asset;
 }
 
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {

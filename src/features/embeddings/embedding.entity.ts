@@ -64,3 +64,6 @@ export const EmbeddingAssetEntity = defineEntity({
 
 export type EmbeddingRow = InferEntity<typeof EmbeddingEntity>;
 export type EmbeddingAssetRow = InferEntity<typeof EmbeddingAssetEntity>;
+/** Stored fields without relations, as the read paths load them. */
+export type EmbeddingRecord = Omit<EmbeddingRow, 'domain' | 'assets' | 'createdAt' | 'updatedAt'>;
+export type EmbeddingAssetRecord = Omit<EmbeddingAssetRow, 'embedding' | 'createdAt' | 'updatedAt'>;

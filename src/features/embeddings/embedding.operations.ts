@@ -7,11 +7,13 @@ import {
   type EmbeddingUpdate,
 } from '../../contract/embedding.ts';
 import type { RequestContext } from '../../context.ts';
+import { assetsJson, type EmbeddingWithAssets } from '../../db/loaders.ts';
+import { columnsOf } from '../../db/read-model.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
-import { type DomainScope, requireDomain } from '../domains/domain.scope.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
 
@@ -27,14 +29,27 @@ export async function findEmbedding(em: EntityManager, domain: DomainRow, embedd
 }
 
 export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): Promise<Embedding[]> {
-  const domain = await requireDomain(ctx, scope);
-  return (await ctx.loaders.embeddingsOfDomain.load(domain.id)).map((row) => toEmbedding(row));
+  assertDomainScope(ctx.caller, scope);
+  const rows = await itemsOfDomain(ctx, scope, await ctx.loaders.embeddingsOfDomain.load(scope.domainId));
+  return rows.map((row) => toEmbedding(row, row.assets));
 }
 
-export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
-  const domain = await requireDomain(ctx, scope);
-  return toEmbedding(await findEmbedding(ctx.em, domain, scope.embeddingId));
+/** One embedding with its assets, in one statement (the domain and client checked in it too). */
+export async function readEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
+  assertDomainScope(ctx.caller, scope);
+  const [row] = isId(scope.embeddingId)
+    ? await ctx.em.execute<EmbeddingWithAssets[]>(
+        `select ${columnsOf(ctx.em, EmbeddingEntity, 'e')}, ${assetsJson(ctx.em, 'e')} as "assets" ` +
+          'from embedding e join domain d on d.id = e.domain_id where e.id = ? and d.id = ? and d.client_id = ?',
+        [scope.embeddingId, scope.domainId, scope.clientId],
+      )
+    : [];
+  if (row) return toEmbedding(row, row.assets);
+  await readDomain(ctx, scope);
+  throw notFound(`embedding ${scope.embeddingId}`);
 }
+
+export const getEmbedding = readEmbedding;
 
 export async function createEmbedding(
   ctx: RequestContext,

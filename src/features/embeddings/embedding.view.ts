@@ -1,10 +1,10 @@
 import type { EmbeddingAsset } from '../../contract/embedding-asset.ts';
 import type { Embedding } from '../../contract/embedding.ts';
-import type { EmbeddingAssetRow, EmbeddingRow } from './embedding.entity.ts';
+import type { EmbeddingAssetRecord, EmbeddingRecord, EmbeddingRow } from './embedding.entity.ts';
 
 /** Stored rows → the payloads of SERVICE.md §2. */
 
-export const toEmbeddingAsset = (row: EmbeddingAssetRow): EmbeddingAsset => ({
+export const toEmbeddingAsset = (row: EmbeddingAssetRecord): EmbeddingAsset => ({
   id: row.id,
   name: row.name,
   dynamic: row.dynamic,
@@ -14,8 +14,11 @@ export const toEmbeddingAsset = (row: EmbeddingAssetRow): EmbeddingAsset => ({
   translations: row.translations,
 });
 
-/** Without `assets`, the row's populated collection is used. */
-export const toEmbedding = (row: EmbeddingRow, assets: EmbeddingAssetRow[] = row.assets.getItems()): Embedding => ({
+/** Without `assets`, the entity's populated collection is used. */
+export const toEmbedding = (
+  row: EmbeddingRecord,
+  assets: EmbeddingAssetRecord[] = (row as EmbeddingRow).assets.getItems(),
+): Embedding => ({
   id: row.id,
   name: row.name,
   active: row.active,

@@ -16,3 +16,4 @@ export const PlaceholderEntity = defineEntity({
 });
 
 export type PlaceholderRow = InferEntity<typeof PlaceholderEntity>;
+export type PlaceholderRecord = Omit<PlaceholderRow, 'domain' | 'createdAt' | 'updatedAt'>;

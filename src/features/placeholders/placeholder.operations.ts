@@ -1,26 +1,34 @@
 import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from '../../contract/placeholder.ts';
 import { PLACEHOLDER_NAME_PATTERN } from '../../contract/placeholder.ts';
 import type { RequestContext } from '../../context.ts';
+import { columnsOf } from '../../db/read-model.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { type DomainScope, requireDomain } from '../domains/domain.scope.ts';
-import { PlaceholderEntity, type PlaceholderRow } from './placeholder.entity.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { PlaceholderEntity, type PlaceholderRecord } from './placeholder.entity.ts';
 
 const DUPLICATE = { duplicate: 'a placeholder with this name already exists in the domain' };
 
-export const toPlaceholder = (row: PlaceholderRow): Placeholder => ({ name: row.name, value: row.value });
+export const toPlaceholder = (row: PlaceholderRecord): Placeholder => ({ name: row.name, value: row.value });
 
 export async function listPlaceholders(ctx: RequestContext, scope: DomainScope): Promise<Placeholder[]> {
-  const domain = await requireDomain(ctx, scope);
-  return (await ctx.loaders.placeholdersOfDomain.load(domain.id)).map(toPlaceholder);
+  assertDomainScope(ctx.caller, scope);
+  return (await itemsOfDomain(ctx, scope, await ctx.loaders.placeholdersOfDomain.load(scope.domainId))).map(toPlaceholder);
 }
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {
-  const domain = await requireDomain(ctx, scope);
-  const row = PLACEHOLDER_NAME_PATTERN.test(name) ? await ctx.em.findOne(PlaceholderEntity, { domain, name }) : null;
-  if (!row) throw notFound(`placeholder ${name}`);
-  return toPlaceholder(row);
+  assertDomainScope(ctx.caller, scope);
+  const [row] = PLACEHOLDER_NAME_PATTERN.test(name)
+    ? await ctx.em.execute<PlaceholderRecord[]>(
+        `select ${columnsOf(ctx.em, PlaceholderEntity, 'p')} from placeholder p join domain d on d.id = p.domain_id ` +
+          'where d.id = ? and d.client_id = ? and p.name = ?',
+        [scope.domainId, scope.clientId, name],
+      )
+    : [];
+  if (row) return toPlaceholder(row);
+  await readDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
+  throw notFound(`placeholder ${name}`);
 }
 
 export async function createPlaceholder(

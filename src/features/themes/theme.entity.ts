@@ -63,3 +63,4 @@ export const ThemeEntity = defineEntity({
 });
 
 export type ThemeRow = InferEntity<typeof ThemeEntity>;
+export type ThemeRecord = Omit<ThemeRow, 'domain' | 'createdAt' | 'updatedAt'>;

@@ -1,18 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from '../../contract/theme.ts';
 import type { RequestContext } from '../../context.ts';
+import { columnsOf } from '../../db/read-model.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
-import { type DomainScope, requireDomain } from '../domains/domain.scope.ts';
-import { ThemeEntity, type ThemeRow } from './theme.entity.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { ThemeEntity, type ThemeRecord, type ThemeRow } from './theme.entity.ts';
 
 export type ThemeScope = DomainScope & { themeId: string };
 
-export function toTheme(row: ThemeRow): Theme {
-  const pickAll = <K extends keyof ThemeRow>(keys: readonly K[]) =>
-    Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<ThemeRow, K>;
+export function toTheme(row: ThemeRecord): Theme {
+  const pickAll = <K extends keyof ThemeRecord>(keys: readonly K[]) =>
+    Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<ThemeRecord, K>;
   return {
     id: row.id,
     name: row.name,
@@ -52,13 +53,22 @@ async function clearOtherDefaults(em: EntityManager, domain: DomainRow, keep?: s
 }
 
 export async function listThemes(ctx: RequestContext, scope: DomainScope): Promise<Theme[]> {
-  const domain = await requireDomain(ctx, scope);
-  return (await ctx.loaders.themesOfDomain.load(domain.id)).map(toTheme);
+  assertDomainScope(ctx.caller, scope);
+  return (await itemsOfDomain(ctx, scope, await ctx.loaders.themesOfDomain.load(scope.domainId))).map(toTheme);
 }
 
 export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<Theme> {
-  const domain = await requireDomain(ctx, scope);
-  return toTheme(await findTheme(ctx.em, domain, scope.themeId));
+  assertDomainScope(ctx.caller, scope);
+  const [row] = isId(scope.themeId)
+    ? await ctx.em.execute<ThemeRecord[]>(
+        `select ${columnsOf(ctx.em, ThemeEntity, 't')} from theme t join domain d on d.id = t.domain_id ` +
+          'where t.id = ? and d.id = ? and d.client_id = ?',
+        [scope.themeId, scope.domainId, scope.clientId],
+      )
+    : [];
+  if (row) return toTheme(row);
+  await readDomain(ctx, scope);
+  throw notFound(`theme ${scope.themeId}`);
 }
 
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {

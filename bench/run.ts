@@ -1,0 +1,487 @@
+/**
+ * npm run bench — the service against a hand-written baseline, side by side in one run.
+ *
+ * Starts the service (`node src/main.ts`) and the baseline (bench/baseline-server.ts) on a fresh
+ * database of the local PostgreSQL server, seeds domains of several sizes through the service's
+ * REST API, drives load with autocannon from a separate process (bench/load.ts), and prints and
+ * writes bench/RESULTS.md: per scenario requests/s, p50/p99 latency, service ÷ baseline,
+ * SQL statements per request and peak RSS of each server.
+ *
+ * Settings: BENCH_POSTGRES (server URL, default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_SECONDS (per load scenario, default 10).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+const ROOT = new URL('..', import.meta.url).pathname;
+const NODE = process.execPath;
+const SERVER = process.env.BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ADMIN = 'bench-admin-key-0123456789abcdef';
+const AUTH = { authorization: `Bearer ${ADMIN}` };
+const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+
+// ── processes ───────────────────────────────────────────────────────────────
+
+type Proc = { child: ChildProcess; port: number; base: string; stop(): Promise<void> };
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(url: string, headers: Record<string, string> = {}, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await fetch(url, { headers }).then((r) => r.ok, () => false)) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function startProcess(script: string, env: Record<string, string>, readyPath: string): Promise<Proc & { readyMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(NODE, [join(ROOT, script)], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`))),
+  );
+  exited.catch(() => {});
+  await Promise.race([waitFor(`${base}${readyPath}`), exited]);
+  return {
+    child,
+    port,
+    base,
+    readyMs: performance.now() - started,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Samples a process's resident memory while `work` runs; returns the peak in MiB. */
+async function peakRss<T>(pids: number[], work: () => Promise<T>): Promise<[T, number[]]> {
+  const peaks = pids.map(() => 0);
+  const sample = async () => {
+    await Promise.all(
+      pids.map(async (pid, i) => {
+        const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+        const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        peaks[i] = Math.max(peaks[i]!, kib / 1024);
+      }),
+    );
+  };
+  await sample();
+  const timer = setInterval(() => void sample(), 100);
+  try {
+    const result = await work();
+    await sample();
+    return [result, peaks];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+// ── load ────────────────────────────────────────────────────────────────────
+
+type Load = { requests: number; rps: number; p50: number; p99: number; mean: number; non2xx: number; errors: number };
+
+async function load(input: Record<string, unknown>): Promise<Load> {
+  const { stdout } = await run(NODE, [join(ROOT, 'bench/load.ts'), JSON.stringify(input)], { maxBuffer: 10_000_000 });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Load;
+  if (result.non2xx > 0 || result.errors > 0) console.warn(`  ! ${result.non2xx} non-2xx, ${result.errors} errors for ${String(input.url)}`);
+  return result;
+}
+
+async function serviceStatements(service: Proc): Promise<number> {
+  const text = await (await fetch(`${service.base}/metrics`, { headers: AUTH })).text();
+  return Number(/^db_statements_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+async function baselineStatements(baseline: Proc): Promise<number> {
+  return ((await (await fetch(`${baseline.base}/stats`)).json()) as { statements: number }).statements;
+}
+
+// ── results ─────────────────────────────────────────────────────────────────
+
+type Row = {
+  scenario: string;
+  service: { rps?: number; p50: number; p99: number; statements: number; rssMiB: number };
+  baseline?: { rps?: number; p50: number; p99: number; statements: number; rssMiB: number };
+  note?: string;
+};
+const rows: Row[] = [];
+const targets: { target: string; measured: string; met: boolean }[] = [];
+
+const fmt = (value: number | undefined, digits = 1) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+
+function printRow(row: Row) {
+  const ratio = row.baseline?.rps && row.service.rps ? row.service.rps / row.baseline.rps : undefined;
+  console.log(
+    `${row.scenario.padEnd(52)} service ${fmt(row.service.rps, 0).padStart(6)} req/s p50 ${fmt(row.service.p50).padStart(6)} ms p99 ${fmt(row.service.p99).padStart(6)} ms ` +
+      `${fmt(row.service.statements, 2)} stmt/req` +
+      (row.baseline
+        ? ` | baseline ${fmt(row.baseline.rps, 0).padStart(6)} req/s p50 ${fmt(row.baseline.p50).padStart(6)} ms p99 ${fmt(row.baseline.p99).padStart(6)} ms` +
+          (ratio ? ` | ratio ${fmt(ratio, 2)}` : '')
+        : ''),
+  );
+}
+
+// ── scenarios ───────────────────────────────────────────────────────────────
+
+/** The same load at the service and at the baseline, one after the other. */
+async function compare(
+  scenario: string,
+  service: Proc,
+  baseline: Proc | undefined,
+  request: (target: Proc, which: 'service' | 'baseline') => Record<string, unknown>,
+  note?: string,
+) {
+  const measure = async (target: Proc, which: 'service' | 'baseline') => {
+    const before = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
+    const [result, [rss]] = await peakRss([target.child.pid!], () => load(request(target, which)));
+    const after = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
+    return { rps: result.rps, p50: result.p50, p99: result.p99, statements: (after - before) / result.requests, rssMiB: rss! };
+  };
+  const row: Row = { scenario, service: await measure(service, 'service'), ...(note ? { note } : {}) };
+  if (baseline) row.baseline = await measure(baseline, 'baseline');
+  rows.push(row);
+  printRow(row);
+  return row;
+}
+
+/** Sequential requests, timed one by one (for writes whose cost is the point). */
+async function timed(count: number, send: () => Promise<Response>): Promise<{ p50: number; p99: number; max: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await send();
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`status ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), max: times.at(-1)! };
+}
+
+/** A 10-page website on loopback: every page links to the others and sets a cookie, one script sets more. */
+function startTenPageSite(): Promise<Server> {
+  const pages = Array.from({ length: 10 }, (_, i) => (i === 0 ? '/' : `/page-${i}`));
+  const server = createServer((req, res) => {
+    if (req.url === '/tag.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      return void res.end("document.cookie='_ga=GA1.1.1.1; path=/'; localStorage.setItem('visits', '1');");
+    }
+    const index = pages.indexOf(req.url ?? '');
+    if (index === -1) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `page_${index}=1; Path=/` });
+    res.end(
+      `<!doctype html><html><head><script src="/tag.js"></script></head><body><h1>Page ${index}</h1>` +
+        pages.map((path) => `<a href="${path}">${path}</a>`).join(' ') +
+        `<a href="/impressum">Impressum</a></body></html>`,
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// ── main ────────────────────────────────────────────────────────────────────
+
+const admin = new pg.Client({ connectionString: SERVER });
+await admin.connect();
+const database = `dcs_bench_${Date.now()}`;
+await admin.query(`create database "${database}"`);
+const databaseUrl = Object.assign(new URL(SERVER), { pathname: `/${database}` }).toString();
+const workDir = await mkdtemp(join(tmpdir(), 'dcs-bench-'));
+const started = new Date();
+const env = {
+  DATABASE_URL: databaseUrl,
+  ADMIN_API_KEY: ADMIN,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  SCAN_ALLOW_PRIVATE_ADDRESSES: '1',
+  SCAN_MAX_CONCURRENT: '4',
+  SCAN_GRACE_MS: '500',
+};
+
+let service: Proc | undefined;
+let baseline: Proc | undefined;
+try {
+  console.log(`benchmark on ${database}, ${SECONDS} s per load scenario\n`);
+  service = await startProcess('src/main.ts', env, '/healthz');
+  baseline = await startProcess('bench/baseline-server.ts', { DATABASE_URL: databaseUrl }, '/stats');
+
+  // Seed: one client, domains with 10, 100 and 1,000 embeddings of 10 assets each, plus themes and placeholders.
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${service!.base}/hosting/api${path}`, { method, headers: JSON_HEADERS, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+      async (r) => {
+        if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+        return r.status === 204 ? undefined : r.json();
+      },
+    );
+  const client = (await api('POST', '/client', { username: 'bench', emailAddress: 'bench@example.org' })) as { id: string };
+  const sizes = [10, 100, 1000] as const;
+  const domains: Record<number, string> = {};
+  const assets = Array.from({ length: 10 }, (_, i) => ({ name: `cookie_${i}`, lifetime: '1 year', description: 'A cookie of the benchmark.' }));
+  process.stdout.write('seeding');
+  for (const size of sizes) {
+    const domain = (await api('POST', `/client/${client.id}/domain`, { name: `size-${size}.example` })) as { id: string };
+    domains[size] = `/hosting/api/client/${client.id}/domain/${domain.id}`;
+    for (let start = 0; start < size; start += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, size - start) }, (_, i) =>
+          api('POST', `${domains[size]!.replace('/hosting/api', '')}/embedding`, {
+            name: `Service ${start + i}`,
+            purpose: 'a717ff5',
+            vendor: 'Bench Ltd',
+            translations: { de_DE: { name: `Dienst ${start + i}` }, en_US: { name: `Service ${start + i}` } },
+            assets,
+          }),
+        ),
+      );
+    }
+    await api('PUT', `${domains[size]!.replace('/hosting/api', '')}/placeholder`, Array.from({ length: 20 }, (_, i) => ({ name: `p${i}`, value: 'v' })));
+    await api('POST', `${domains[size]!.replace('/hosting/api', '')}/theme`, {
+      name: 'Bench',
+      default: true,
+      ...Object.fromEntries(
+        ['primaryButtonBackgroundColor', 'primaryButtonForegroundColor', 'primaryButtonBorderColor', 'declineButtonBackgroundColor',
+          'declineButtonForegroundColor', 'declineButtonBorderColor', 'buttonBackgroundColor', 'buttonForegroundColor', 'buttonBorderColor',
+          'windowBackgroundColor', 'windowForegroundColor', 'windowLinkColor', 'windowBorderColor', 'iframeBlockerBackgroundColor',
+          'iframeBlockerForegroundColor', 'iframeBlockerButtonBackgroundColor', 'iframeBlockerButtonForegroundColor'].map((key) => [key, '#336699']),
+      ),
+    });
+    process.stdout.write('.');
+  }
+  console.log(' done\n');
+  const small = domains[10]!;
+  const oneEmbedding = ((await api('GET', `${small.replace('/hosting/api', '')}/embedding`)) as { id: string }[])[0]!.id;
+
+  // Reads
+  await compare('REST read one embedding with assets (32 connections)', service, baseline, (target) => ({
+    url: `${target.base}${small}/embedding/${oneEmbedding}`,
+    headers: AUTH,
+    connections: 32,
+    durationSeconds: SECONDS,
+  }));
+  const readOne = rows.at(-1)!;
+  targets.push({
+    target: 'REST single read ≥ 60% of the baseline throughput',
+    measured: `${fmt((readOne.service.rps! / readOne.baseline!.rps!) * 100, 0)}%`,
+    met: readOne.service.rps! >= 0.6 * readOne.baseline!.rps!,
+  });
+  targets.push({ target: 'REST single read p99 ≤ 20 ms at 32 connections', measured: `${fmt(readOne.service.p99)} ms`, met: readOne.service.p99 <= 20 });
+
+  for (const size of sizes) {
+    await compare(`REST read all embeddings, ${size} × 10 assets (8 connections)`, service, baseline, (target) => ({
+      url: `${target.base}${domains[size]}/embedding`,
+      headers: AUTH,
+      connections: 8,
+      durationSeconds: SECONDS,
+    }));
+  }
+  const readAll = rows.at(-1)!;
+  targets.push({
+    target: 'reading 1,000 embeddings within 1.5× the baseline’s time (p50)',
+    measured: `${fmt(readAll.service.p50 / readAll.baseline!.p50, 2)}×`,
+    met: readAll.service.p50 <= 1.5 * readAll.baseline!.p50,
+  });
+
+  // GraphQL whole domain against the baseline's hand-written whole-domain read
+  const wholeDomain = `query($c: ID!, $d: ID!) { domain(clientId: $c, id: $d) { name url locales
+    placeholders { name value } themes { id name default primaryButtonBackgroundColor widgetPosition }
+    embeddings { id name active purpose vendor translations { locale name } assets { id name storageType lifetime description } } } }`;
+  const statementsOfWholeDomain: number[] = [];
+  for (const size of sizes) {
+    const domainId = domains[size]!.split('/').at(-1)!;
+    const row = await compare(`GraphQL whole domain, ${size} embeddings (8 connections)`, service, baseline, (target, which) =>
+      which === 'service'
+        ? {
+            url: `${target.base}/graphql`,
+            method: 'POST',
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ query: wholeDomain, variables: { c: client.id, d: domainId } }),
+            connections: 8,
+            durationSeconds: SECONDS,
+          }
+        : { url: `${target.base}${domains[size]}/whole`, connections: 8, durationSeconds: SECONDS },
+    );
+    statementsOfWholeDomain.push(row.service.statements);
+  }
+  targets.push({
+    target: 'whole-domain GraphQL query ≤ 6 statements at every size',
+    measured: statementsOfWholeDomain.map((n) => fmt(n, 0)).join(' / '),
+    met: statementsOfWholeDomain.every((n) => n <= 6),
+  });
+
+  // Writes: create, update, delete
+  const writeDomain = `${domains[10]}`;
+  await compare('REST create embedding (16 connections)', service, baseline, (target) => ({
+    url: `${target.base}${writeDomain}/embedding`,
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: 'Created', purpose: 'cdcbd7c' }),
+    connections: 16,
+    durationSeconds: SECONDS,
+  }));
+  await compare('REST update embedding (16 connections)', service, baseline, (target) => ({
+    url: `${target.base}${writeDomain}/embedding/${oneEmbedding}`,
+    method: 'PUT',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: 'Updated' }),
+    connections: 16,
+    durationSeconds: SECONDS,
+  }));
+  const created = ((await api('GET', `${writeDomain.replace('/hosting/api', '')}/embedding`)) as { id: string; name: string }[])
+    .filter((embedding) => embedding.name === 'Created')
+    .map((embedding) => embedding.id);
+  const half = Math.floor(created.length / 2);
+  await compare(
+    `REST delete embedding (16 connections, ${half} deletes each)`,
+    service,
+    baseline,
+    (target, which) => ({
+      url: target.base,
+      method: 'DELETE',
+      headers: AUTH,
+      connections: 16,
+      amount: half,
+      paths: (which === 'service' ? created.slice(0, half) : created.slice(half, 2 * half)).map((id) => `${writeDomain}/embedding/${id}`),
+    }),
+  );
+
+  // Bulk replace of placeholders, timed request by request
+  for (const count of [10, 100, 1000]) {
+    const items = JSON.stringify(Array.from({ length: count }, (_, i) => ({ name: `item_${i}`, value: `value ${i}` })));
+    const path = `${domains[10]}/placeholder`;
+    const before = await serviceStatements(service);
+    const [svc, [svcRss]] = await peakRss([service.child.pid!], () =>
+      timed(30, () => fetch(`${service!.base}${path}`, { method: 'PUT', headers: JSON_HEADERS, body: items })),
+    );
+    const statements = ((await serviceStatements(service)) - before) / 30;
+    const baseBefore = await baselineStatements(baseline);
+    const [base, [baseRss]] = await peakRss([baseline.child.pid!], () =>
+      timed(30, () => fetch(`${baseline!.base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: items })),
+    );
+    const baseStatements = ((await baselineStatements(baseline)) - baseBefore) / 30;
+    const row: Row = {
+      scenario: `bulk replace of ${count} placeholders (one at a time)`,
+      service: { p50: svc.p50, p99: svc.p99, statements, rssMiB: svcRss! },
+      baseline: { p50: base.p50, p99: base.p99, statements: baseStatements, rssMiB: baseRss! },
+    };
+    rows.push(row);
+    printRow(row);
+    if (count === 1000) {
+      targets.push({ target: 'bulk replace of 1,000 placeholders ≤ 250 ms', measured: `p50 ${fmt(svc.p50)} ms, p99 ${fmt(svc.p99)} ms`, met: svc.p99 <= 250 });
+    }
+  }
+
+  // Scans of a 10-page site: alone, then four at once
+  const site = await startTenPageSite();
+  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const scanDomains: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const domain = (await api('POST', `/client/${client.id}/domain`, { name: siteUrl })) as { id: string };
+    scanDomains.push(`/client/${client.id}/domain/${domain.id}`);
+  }
+  const scan = async (path: string) => {
+    const started = performance.now();
+    const result = (await api('GET', `${path}/onboarding/scan`)) as { pages: unknown[] };
+    if (result.pages.length !== 10) throw new Error(`scan visited ${result.pages.length} pages`);
+    return performance.now() - started;
+  };
+  const [[coldScan, ...warmScans], [scanRss]] = await peakRss([service.child.pid!], async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 4; i++) times.push(await scan(scanDomains[0]!));
+    return times;
+  });
+  const alone = warmScans.sort((a, b) => a - b)[1]!;
+  rows.push({ scenario: 'scan of a 10-page site, alone (warm browser, median of 3)', service: { p50: alone, p99: Math.max(...warmScans), statements: Number.NaN, rssMiB: scanRss! }, note: `first scan, launching the browser: ${fmt(coldScan, 0)} ms` });
+  printRow(rows.at(-1)!);
+  const [[together], [togetherRss]] = await peakRss([service.child.pid!], async () => {
+    const started = performance.now();
+    await Promise.all(scanDomains.map(scan));
+    return [performance.now() - started];
+  });
+  rows.push({ scenario: 'four scans of the site at once (wall time)', service: { p50: together!, p99: together!, statements: Number.NaN, rssMiB: togetherRss! } });
+  printRow(rows.at(-1)!);
+  site.close();
+  targets.push({ target: '10-page scan ≤ 5 s', measured: `${fmt(alone / 1000, 2)} s`, met: alone <= 5000 });
+  targets.push({ target: 'four concurrent scans ≤ 2× one', measured: `${fmt(together! / alone, 2)}×`, met: together! <= 2 * alone });
+
+  await service.stop();
+  await baseline.stop();
+  service = undefined;
+  baseline = undefined;
+
+  // Start to ready on the embedded database: first start (migrations) and a restart
+  const dataDir = join(workDir, 'data');
+  const embeddedEnv = { ...env, DATABASE_URL: '', DATA_DIR: dataDir };
+  const first = await startProcess('src/main.ts', embeddedEnv, '/healthz');
+  await first.stop();
+  const again = await startProcess('src/main.ts', embeddedEnv, '/healthz');
+  await again.stop();
+  console.log(`\nstart to ready on embedded PGlite: first start ${fmt(first.readyMs, 0)} ms, restart ${fmt(again.readyMs, 0)} ms`);
+  targets.push({
+    target: 'start to ready ≤ 3 s on the embedded database',
+    measured: `first start ${fmt(first.readyMs / 1000, 2)} s, restart ${fmt(again.readyMs / 1000, 2)} s`,
+    met: first.readyMs <= 3000 && again.readyMs <= 3000,
+  });
+
+  // Report
+  console.log('\ntargets');
+  for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.measured}`);
+  const { stdout: cpu } = await run('sh', ['-c', "nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]);
+  const { stdout: version } = await run('git', ['-C', ROOT, 'log', '-1', '--format=%h %s']);
+  await writeFile(join(ROOT, 'bench/RESULTS.md'), report(started, cpu.trim().replace('\n', ' cores,'), version.trim()));
+  console.log('\nwrote bench/RESULTS.md');
+} finally {
+  await service?.stop();
+  await baseline?.stop();
+  await admin.query(`drop database if exists "${database}" with (force)`);
+  await admin.end();
+  await rm(workDir, { recursive: true, force: true });
+}
+
+function report(when: Date, machine: string, commit: string): string {
+  const table = rows.map((row) => {
+    const ratio = row.baseline?.rps && row.service.rps ? fmt(row.service.rps / row.baseline.rps, 2) : row.baseline ? `${fmt(row.service.p50 / row.baseline.p50, 2)}× time` : '–';
+    return `| ${row.scenario} | ${fmt(row.service.rps, 0)} | ${fmt(row.service.p50)} / ${fmt(row.service.p99)} | ${fmt(row.baseline?.rps, 0)} | ${row.baseline ? `${fmt(row.baseline.p50)} / ${fmt(row.baseline.p99)}` : '–'} | ${ratio} | ${fmt(row.service.statements, 2)} / ${fmt(row.baseline?.statements, 2)} | ${fmt(row.service.rssMiB, 0)} / ${fmt(row.baseline?.rssMiB, 0)} |${row.note ? ` ${row.note}` : ''}`;
+  });
+  return `# Benchmark results
+
+Written by \`npm run bench\` on ${when.toISOString()} (${machine}; commit ${commit}).
+The service and the baseline (bench/baseline-server.ts: Express 5 + pg, hand-written SQL on the
+same tables, no validation or auth) ran one after the other against the same PostgreSQL
+database; load came from autocannon in a separate process, ${SECONDS} s per scenario. The
+machine is shared: compare the ratios within this run rather than absolute figures between runs.
+
+| Scenario | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | service ÷ baseline | SQL statements per request (service / baseline) | peak RSS MiB (service / baseline) |
+|---|---|---|---|---|---|---|---|
+${table.join('\n')}
+
+## Targets
+
+| Target | Measured | |
+|---|---|---|
+${targets.map((t) => `| ${t.target} | ${t.measured} | ${t.met ? 'met' : '**missed**'} |`).join('\n')}
+`;
+}
