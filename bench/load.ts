@@ -2,8 +2,9 @@
  * Drives load at one URL with autocannon, in a process of its own so the load generator does
  * not share the measured servers' event loops. Input: one JSON argument; output: one JSON line.
  *   { url, method?, headers?, body?, connections, durationSeconds, paths? }
- * With `paths`, each request takes the next path of the list (for deletes of distinct ids).
+ * With `pathsFile` (a JSON array of paths), each request takes the next path (deletes of distinct ids).
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 type Input = {
@@ -14,10 +15,11 @@ type Input = {
   connections: number;
   durationSeconds?: number;
   amount?: number;
-  paths?: string[];
+  pathsFile?: string;
 };
 
-const input = JSON.parse(process.argv[2] ?? '{}') as Input;
+const input = JSON.parse(process.argv[2] ?? '{}') as Input & { paths?: string[] };
+if (input.pathsFile) input.paths = JSON.parse(readFileSync(input.pathsFile, 'utf8')) as string[];
 let next = 0;
 const result = await autocannon({
   url: input.url,

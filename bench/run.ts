@@ -354,6 +354,9 @@ try {
     .filter((embedding) => embedding.name === 'Created')
     .map((embedding) => embedding.id);
   const half = Math.floor(created.length / 2);
+  for (const [which, ids] of [['service', created.slice(0, half)], ['baseline', created.slice(half, 2 * half)]] as const) {
+    await writeFile(join(workDir, `${which}-deletes.json`), JSON.stringify(ids.map((id) => `${writeDomain}/embedding/${id}`)));
+  }
   await compare(
     `REST delete embedding (16 connections, ${half} deletes each)`,
     service,
@@ -364,7 +367,7 @@ try {
       headers: AUTH,
       connections: 16,
       amount: half,
-      paths: (which === 'service' ? created.slice(0, half) : created.slice(half, 2 * half)).map((id) => `${writeDomain}/embedding/${id}`),
+      pathsFile: join(workDir, `${which}-deletes.json`),
     }),
   );
 

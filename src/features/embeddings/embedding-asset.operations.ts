@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
-import { requireDomain } from '../domains/domain.scope.ts';
+import { readDomain } from '../domains/domain.scope.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
 import { appendAssets, type EmbeddingScope, findEmbedding, readEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
@@ -28,9 +28,9 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
 }
 
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const embedding = await findEmbedding(em, domain, scope.embeddingId);
+    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = appendAssets(em, embedding, [input]).at(-1)!;
     await em.flush();
     return toEmbeddingAsset(row);
@@ -38,9 +38,9 @@ export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, in
 }
 
 export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const embedding = await findEmbedding(em, domain, scope.embeddingId);
+    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = pick(embedding.assets, scope.assetId);
     const { id: _ignored, ...fields } = input;
     em.assign(row, fields);
@@ -50,12 +50,10 @@ export async function updateAsset(ctx: RequestContext, scope: AssetScope, input:
 }
 
 export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
+  const domain = await readDomain(ctx, scope);
   await inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const embedding = await findEmbedding(em, domain, scope.embeddingId);
-    const deleted = isId(scope.assetId)
-      ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding })
-      : 0;
+    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
+    const deleted = isId(scope.assetId) ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding }) : 0;
     if (deleted === 0) throw notFound(`asset ${scope.assetId}`);
   });
 }

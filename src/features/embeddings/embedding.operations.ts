@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assetDefaults, type AssetCreate } from '../../contract/embedding-asset.ts';
 import {
@@ -12,17 +13,30 @@ import { columnsOf } from '../../db/read-model.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
-import type { DomainRow } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../domains/domain.scope.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
-/** The embedding, with its assets, if it belongs to the domain; otherwise "not found". */
-export async function findEmbedding(em: EntityManager, domain: DomainRow, embeddingId: string): Promise<EmbeddingRow> {
+/**
+ * The embedding entity, with its assets, if it belongs to the domain; otherwise "not found".
+ * With `lock`, its row stays locked until the transaction ends, so writes that replace or
+ * renumber its assets queue up instead of interleaving.
+ */
+export async function findEmbedding(
+  em: EntityManager,
+  domainId: string,
+  embeddingId: string,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<EmbeddingRow> {
   const row = isId(embeddingId)
-    ? await em.findOne(EmbeddingEntity, { id: embeddingId, domain }, { populate: ['assets'], strategy: 'joined' })
+    ? await em.findOne(
+        EmbeddingEntity,
+        { id: embeddingId, domain: domainId },
+        { populate: ['assets'], strategy: 'select-in', ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
+      )
     : null;
   if (!row) throw notFound(`embedding ${embeddingId}`);
   return row;
@@ -56,9 +70,11 @@ export async function createEmbedding(
   scope: DomainScope,
   input: EmbeddingCreate,
 ): Promise<Embedding> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    return toEmbedding(...insertEmbedding(em, domain, input));
+    const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), input);
+    await em.flush();
+    return toEmbedding(row, assets);
   });
 }
 
@@ -93,9 +109,9 @@ export async function updateEmbedding(
   scope: EmbeddingScope,
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const row = await findEmbedding(em, domain, scope.embeddingId);
+    const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: input.assets !== undefined });
     const { id: _ignored, assets, ...fields } = input;
     em.assign(row, fields);
     const current = row.assets.getItems();
@@ -106,13 +122,11 @@ export async function updateEmbedding(
 }
 
 export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const deleted = isId(scope.embeddingId)
-      ? await em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain })
-      : 0;
-    if (deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
-  });
+  const domain = await readDomain(ctx, scope);
+  const deleted = isId(scope.embeddingId)
+    ? await ctx.em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain: domain.id })
+    : 0;
+  if (deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
 }
 
 /**

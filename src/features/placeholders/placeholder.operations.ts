@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from './placeholder.entity.ts';
 
 const DUPLICATE = { duplicate: 'a placeholder with this name already exists in the domain' };
@@ -36,12 +37,17 @@ export async function createPlaceholder(
   scope: DomainScope,
   input: PlaceholderCreate,
 ): Promise<Placeholder> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(
     ctx.em,
     async (em) => {
-      const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
       // A name the domain already has fails on the unique index: 409.
-      const row = em.create(PlaceholderEntity, { id: newId(), domain, name: input.name, value: input.value });
+      const row = em.create(PlaceholderEntity, {
+        id: newId(),
+        domain: em.getReference(DomainEntity, domain.id),
+        name: input.name,
+        value: input.value,
+      });
       await em.flush();
       return toPlaceholder(row);
     },
@@ -81,9 +87,9 @@ export async function updatePlaceholder(
       { path: '/name', message: `must be absent or equal to the placeholder's name "${name}"` },
     ]);
   }
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const row = PLACEHOLDER_NAME_PATTERN.test(name) ? await em.findOne(PlaceholderEntity, { domain, name }) : null;
+    const row = PLACEHOLDER_NAME_PATTERN.test(name) ? await em.findOne(PlaceholderEntity, { domain: domain.id, name }) : null;
     if (!row) throw notFound(`placeholder ${name}`);
     if (input.value !== undefined) row.value = input.value;
     await em.flush();
@@ -92,9 +98,9 @@ export async function updatePlaceholder(
 }
 
 export async function deletePlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const deleted = PLACEHOLDER_NAME_PATTERN.test(name) ? await em.nativeDelete(PlaceholderEntity, { domain, name }) : 0;
-    if (deleted === 0) throw notFound(`placeholder ${name}`);
-  });
+  const domain = await readDomain(ctx, scope);
+  const deleted = PLACEHOLDER_NAME_PATTERN.test(name)
+    ? await ctx.em.nativeDelete(PlaceholderEntity, { domain: domain.id, name })
+    : 0;
+  if (deleted === 0) throw notFound(`placeholder ${name}`);
 }

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from '../../contract/theme.ts';
 import type { RequestContext } from '../../context.ts';
@@ -5,8 +6,8 @@ import { columnsOf } from '../../db/read-model.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
-import type { DomainRow } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { DomainEntity } from '../domains/domain.entity.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../domains/domain.scope.ts';
 import { ThemeEntity, type ThemeRecord, type ThemeRow } from './theme.entity.ts';
 
 export type ThemeScope = DomainScope & { themeId: string };
@@ -37,17 +38,17 @@ function toRowFields(input: ThemeUpdate) {
   return { ...fields, ...(isDefault === undefined ? {} : { isDefault }) } as typeof fields & { isDefault?: boolean };
 }
 
-async function findTheme(em: EntityManager, domain: DomainRow, themeId: string): Promise<ThemeRow> {
-  const row = isId(themeId) ? await em.findOne(ThemeEntity, { id: themeId, domain }) : null;
+async function findTheme(em: EntityManager, domainId: string, themeId: string): Promise<ThemeRow> {
+  const row = isId(themeId) ? await em.findOne(ThemeEntity, { id: themeId, domain: domainId }) : null;
   if (!row) throw notFound(`theme ${themeId}`);
   return row;
 }
 
 /** At most one default theme per domain: making one default clears the flag on the others. */
-async function clearOtherDefaults(em: EntityManager, domain: DomainRow, keep?: string) {
+async function clearOtherDefaults(em: EntityManager, domainId: string, keep?: string) {
   await em.nativeUpdate(
     ThemeEntity,
-    keep ? { domain, isDefault: true, id: { $ne: keep } } : { domain, isDefault: true },
+    keep ? { domain: domainId, isDefault: true, id: { $ne: keep } } : { domain: domainId, isDefault: true },
     { isDefault: false },
   );
 }
@@ -71,24 +72,40 @@ export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<
   throw notFound(`theme ${scope.themeId}`);
 }
 
+/**
+ * Making a theme the default touches the domain's other themes, so those writes lock the domain
+ * row first and queue up; other theme writes need no lock.
+ */
+const lockDomain = (em: EntityManager, domainId: string) =>
+  em.findOne(DomainEntity, domainId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
     const { default: _default, ...defaults } = themeDefaults;
     const fields = { isDefault: themeDefaults.default, ...defaults, ...toRowFields(input) };
-    if (fields.isDefault) await clearOtherDefaults(em, domain);
-    const row = em.create(ThemeEntity, { ...fields, name: input.name, id: newId(), domain } as ThemeRow);
+    if (fields.isDefault) {
+      await lockDomain(em, domain.id);
+      await clearOtherDefaults(em, domain.id);
+    }
+    const row = em.create(ThemeEntity, {
+      ...fields,
+      name: input.name,
+      id: newId(),
+      domain: em.getReference(DomainEntity, domain.id),
+    } as ThemeRow);
     await em.flush();
     return toTheme(row);
   });
 }
 
 export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input: ThemeUpdate): Promise<Theme> {
+  const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const row = await findTheme(em, domain, scope.themeId);
     const fields = toRowFields(input);
-    if (fields.isDefault) await clearOtherDefaults(em, domain, row.id);
+    if (fields.isDefault) await lockDomain(em, domain.id);
+    const row = await findTheme(em, domain.id, scope.themeId);
+    if (fields.isDefault) await clearOtherDefaults(em, domain.id, row.id);
     em.assign(row, fields);
     await em.flush();
     return toTheme(row);
@@ -96,9 +113,7 @@ export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input:
 }
 
 export async function deleteTheme(ctx: RequestContext, scope: ThemeScope): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
-    const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-    const deleted = isId(scope.themeId) ? await em.nativeDelete(ThemeEntity, { id: scope.themeId, domain }) : 0;
-    if (deleted === 0) throw notFound(`theme ${scope.themeId}`);
-  });
+  const domain = await readDomain(ctx, scope);
+  const deleted = isId(scope.themeId) ? await ctx.em.nativeDelete(ThemeEntity, { id: scope.themeId, domain: domain.id }) : 0;
+  if (deleted === 0) throw notFound(`theme ${scope.themeId}`);
 }
