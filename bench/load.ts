@@ -35,6 +35,8 @@ const result = await autocannon({
 console.log(
   JSON.stringify({
     requests: result.requests.total,
+    /** Sent, answered or not when time ran out: what the server worked on. */
+    sent: result.requests.sent,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

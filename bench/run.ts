@@ -102,7 +102,7 @@ async function peakRss<T>(pids: number[], work: () => Promise<T>): Promise<[T, n
 
 // ── load ────────────────────────────────────────────────────────────────────
 
-type Load = { requests: number; rps: number; p50: number; p99: number; mean: number; non2xx: number; errors: number };
+type Load = { requests: number; sent: number; rps: number; p50: number; p99: number; mean: number; non2xx: number; errors: number };
 
 async function load(input: Record<string, unknown>): Promise<Load> {
   const { stdout } = await run(NODE, [join(ROOT, 'bench/load.ts'), JSON.stringify(input)], { maxBuffer: 10_000_000 });
@@ -157,8 +157,10 @@ async function compare(
   const measure = async (target: Proc, which: 'service' | 'baseline') => {
     const before = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
     const [result, [rss]] = await peakRss([target.child.pid!], () => load(request(target, which)));
+    // Requests still in flight when the load stopped finish their statements first.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const after = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
-    return { rps: result.rps, p50: result.p50, p99: result.p99, statements: (after - before) / result.requests, rssMiB: rss! };
+    return { rps: result.rps, p50: result.p50, p99: result.p99, statements: (after - before) / result.sent, rssMiB: rss! };
   };
   const row: Row = { scenario, service: await measure(service, 'service'), ...(note ? { note } : {}) };
   if (baseline) row.baseline = await measure(baseline, 'baseline');

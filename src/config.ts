@@ -26,6 +26,7 @@ const settingsSchema = z.object({
   SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(1_000),
+  SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -51,6 +52,8 @@ export type Settings = {
     totalTimeoutMs: number;
     navigationTimeoutMs: number;
     graceMs: number;
+    /** Pages a scan loads at once. */
+    pageConcurrency: number;
     /** Scans running at once, across all domains (one per domain at most). */
     maxConcurrent: number;
   };
@@ -86,6 +89,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       totalTimeoutMs: s.SCAN_TIMEOUT_MS,
       navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
       graceMs: s.SCAN_GRACE_MS,
+      pageConcurrency: s.SCAN_PAGE_CONCURRENCY,
       maxConcurrent: s.SCAN_MAX_CONCURRENT,
     },
     logLevel: s.LOG_LEVEL,

@@ -40,10 +40,10 @@ export function createMaskError(logger: Logger, { suggestFields }: { suggestFiel
     if (original instanceof GraphQLError) {
       // GraphQL's own errors without a code are about the request: its variables or arguments
       // (400), or, when a plugin said so, something it may not do (403: CSRF prevention).
-      const status = (original.extensions.http as { status?: number } | undefined)?.status ?? 400;
-      const extensions = original.extensions.code
-        ? original.extensions
-        : { ...original.extensions, code: status === 403 ? 'FORBIDDEN' : 'BAD_USER_INPUT', http: { status } };
+      // (graphql-jit's errors may come without an extensions object at all.)
+      const given = original.extensions ?? {};
+      const status = (given.http as { status?: number } | undefined)?.status ?? 400;
+      const extensions = given.code ? given : { ...given, code: status === 403 ? 'FORBIDDEN' : 'BAD_USER_INPUT', http: { status } };
       const message = suggestFields ? original.message : original.message.replace(SUGGESTION, '');
       if (message === original.message && extensions === original.extensions) return original;
       return new GraphQLError(message, { ...options, extensions });

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.ts';
 import { contextOf } from '../http/request-context.ts';
 import type { Logger } from '../logger.ts';
 import { createMaskError } from './errors.ts';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { graphqlHardening } from './hardening.ts';
 import { schema } from './schema.ts';
 
@@ -26,7 +27,12 @@ query Clients {
 export function createGraphqlHandler(logger: Logger, { development }: { development: boolean }) {
   return createYoga<{ req: Request; res: Response }, RequestContext>({
     schema,
-    plugins: graphqlHardening({ suggestFields: development }),
+    plugins: [
+      ...graphqlHardening({ suggestFields: development }),
+      // Documents compiled once to JavaScript (and kept, like Yoga keeps parsed ones): a large
+      // result, a whole domain of embeddings, executes several times faster.
+      useGraphQlJit(),
+    ],
     // CORS is the Express app's (CORS_ORIGINS); Yoga's own would echo any origin.
     cors: false,
     graphqlEndpoint: '/graphql',

@@ -14,6 +14,7 @@ export function scannerFromSettings(scan: Settings['scan']): Scanner {
       totalTimeoutMs: scan.totalTimeoutMs,
       navigationTimeoutMs: scan.navigationTimeoutMs,
       graceMs: scan.graceMs,
+      pageConcurrency: scan.pageConcurrency,
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { BrowserContext, HTTPResponse } from 'puppeteer-core';
+import type { BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import { type PostalAddress, extractAddress } from './address.ts';
 import type { EgressPolicy } from './address-policy.ts';
@@ -23,6 +23,8 @@ export type ScanLimits = {
   graceMs: number;
   /** The whole scan; past it the scan fails with a time-out. */
   totalTimeoutMs: number;
+  /** Pages loaded at once (tabs of the scan's browser context). */
+  pageConcurrency: number;
 };
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = {
@@ -31,6 +33,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   networkIdleMs: 500,
   graceMs: 1_000,
   totalTimeoutMs: 60_000,
+  pageConcurrency: 3,
 };
 
 export type FoundCookie = {
@@ -189,6 +192,96 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   }
 }
 
+/** What one crawl gathers while its tabs visit pages. */
+type Crawl = {
+  site: string;
+  limits: ScanLimits;
+  refused: RefusedRequest[];
+  scripts: Set<string>;
+  iframes: Set<string>;
+  storage: { local: Map<string, FoundStorageKey>; session: Map<string, FoundStorageKey> };
+  texts: Map<string, { text: string; jsonLd: string[] }>;
+  allLinks: PageLink[];
+  /** Visits in the order they started (a visit fills in its entry when it ends). */
+  pages: VisitedPage[];
+  queue: string[];
+  seen: Set<string>;
+};
+
+async function openTab(context: BrowserContext, crawl: Crawl, signal: AbortSignal): Promise<Page> {
+  const page = await context.newPage();
+  signal.addEventListener('abort', () => void page.close().catch(() => {}));
+  page.setDefaultNavigationTimeout(crawl.limits.navigationTimeoutMs);
+  page.on('request', (request) => {
+    const type = request.resourceType();
+    if (type === 'script') crawl.scripts.add(request.url());
+    if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) crawl.iframes.add(request.url());
+  });
+  return page;
+}
+
+/**
+ * Visits one page: loads it, waits for the network to settle, reads its links, scripts, frames,
+ * text and storage keys, and queues its same-site links (imprint and privacy pages first).
+ * The start page's failures end the scan; later pages' failures are only recorded.
+ */
+async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): Promise<void> {
+  const entry: VisitedPage = { url, status: null };
+  crawl.pages.push(entry);
+  let response: HTTPResponse | null;
+  try {
+    response = await page.goto(url, { waitUntil: 'load' });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isStart) throw startFailure(url, message, crawl.refused);
+    entry.error = message;
+    return;
+  }
+  const status = response?.status() ?? null;
+  const headers = response?.headers() ?? {};
+  if (isStart) {
+    if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, crawl.refused)}`);
+    if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
+    if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
+    if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
+  }
+  entry.status = status;
+  const { limits } = crawl;
+  await page.waitForNetworkIdle({ idleTime: limits.networkIdleMs, timeout: limits.navigationTimeoutMs }).catch(() => {});
+  // Tags fire on the landing page; give their late cookies time before moving on. Later pages
+  // mostly run the same tags, so they only wait for the network, and the end waits again.
+  if (isStart) await sleep(limits.graceMs);
+  const content = await page.evaluate(readPageContent).catch(() => undefined);
+  if (isStart && (!content || content.empty)) throw new ScanError('site', `the website answered ${url} with an empty page`);
+  if (!content) return;
+
+  for (const frame of page.frames()) {
+    const keys = await frame.evaluate(readStorageKeys).catch(() => undefined);
+    if (!keys || keys.origin === 'null') continue;
+    for (const name of keys.local) crawl.storage.local.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
+    for (const name of keys.session) crawl.storage.session.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
+  }
+  for (const src of content.scripts) crawl.scripts.add(src);
+  for (const src of content.iframes) crawl.iframes.add(src);
+  crawl.texts.set(page.url(), { text: content.text, jsonLd: content.jsonLd });
+  crawl.texts.set(url, { text: content.text, jsonLd: content.jsonLd });
+
+  const legal: { url: string; score: number }[] = [];
+  for (const link of content.links) {
+    const next = normalise(link.href);
+    if (!next) continue;
+    crawl.allLinks.push({ href: next, text: link.text });
+    const nextUrl = new URL(next);
+    if (crawl.seen.has(next) || siteOf(nextUrl.hostname) !== crawl.site || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
+    crawl.seen.add(next);
+    const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
+    if (score > 0) legal.push({ url: next, score });
+    else crawl.queue.push(next);
+  }
+  // Imprint and privacy pages go to the front of the queue.
+  crawl.queue.unshift(...legal.sort((a, b) => b.score - a.score).map((candidate) => candidate.url));
+}
+
 async function crawl(
   context: BrowserContext,
   start: URL,
@@ -196,81 +289,46 @@ async function crawl(
   refused: RefusedRequest[],
   signal: AbortSignal,
 ): Promise<Omit<ScanFindings, 'durationMs'>> {
-  const site = siteOf(start.hostname);
-  const page = await context.newPage();
-  signal.addEventListener('abort', () => void page.close().catch(() => {}));
-  page.setDefaultNavigationTimeout(limits.navigationTimeoutMs);
+  const startUrl = normalise(start.toString())!;
+  const state: Crawl = {
+    site: siteOf(start.hostname),
+    limits,
+    refused,
+    scripts: new Set(),
+    iframes: new Set(),
+    storage: { local: new Map(), session: new Map() },
+    texts: new Map(),
+    allLinks: [],
+    pages: [],
+    queue: [],
+    seen: new Set([startUrl]),
+  };
 
-  const scripts = new Set<string>();
-  const iframes = new Set<string>();
-  page.on('request', (request) => {
-    const type = request.resourceType();
-    if (type === 'script') scripts.add(request.url());
-    if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) iframes.add(request.url());
-  });
+  // The start page alone: its failures (error status, empty page, refusal) end the scan.
+  const first = await openTab(context, state, signal);
+  await visit(first, startUrl, state, true);
 
-  const storage = { local: new Map<string, FoundStorageKey>(), session: new Map<string, FoundStorageKey>() };
-  const texts = new Map<string, { text: string; jsonLd: string[] }>();
-  const allLinks: PageLink[] = [];
-  const pages: VisitedPage[] = [];
-  const queue: string[] = [normalise(start.toString())!];
-  const seen = new Set(queue);
-
-  while (queue.length > 0 && pages.length < limits.pageLimit && !signal.aborted) {
-    const url = queue.shift()!;
-    const isStart = pages.length === 0;
-    let response: HTTPResponse | null;
-    try {
-      response = await page.goto(url, { waitUntil: 'load' });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (isStart) throw startFailure(url, message, refused);
-      pages.push({ url, status: null, error: message });
-      continue;
+  // Then the rest of the site breadth-first, a few tabs at a time: most of a page's time is
+  // spent waiting for its network to settle.
+  let active = 0;
+  const worker = async (tab: Page) => {
+    while (!signal.aborted && state.pages.length < limits.pageLimit) {
+      const url = state.queue.shift();
+      if (url === undefined) {
+        if (active === 0) return;
+        await sleep(20); // another tab may still find links
+        continue;
+      }
+      active++;
+      try {
+        await visit(tab, url, state, false);
+      } finally {
+        active--;
+      }
     }
-    const status = response?.status() ?? null;
-    const headers = response?.headers() ?? {};
-    if (isStart) {
-      if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, refused)}`);
-      if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
-      if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
-      if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
-    }
-    await page.waitForNetworkIdle({ idleTime: limits.networkIdleMs, timeout: limits.navigationTimeoutMs }).catch(() => {});
-    // Tags fire on the landing page; give their late cookies time before moving on. Later pages
-    // mostly run the same tags, so they only wait for the network, and the end waits again.
-    if (isStart) await sleep(limits.graceMs);
-    const content = await page.evaluate(readPageContent).catch(() => undefined);
-    if (isStart && (!content || content.empty)) throw new ScanError('site', `the website answered ${url} with an empty page`);
-    pages.push({ url, status });
-    if (!content) continue;
-
-    for (const frame of page.frames()) {
-      const keys = await frame.evaluate(readStorageKeys).catch(() => undefined);
-      if (!keys || keys.origin === 'null') continue;
-      for (const name of keys.local) storage.local.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
-      for (const name of keys.session) storage.session.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
-    }
-    for (const src of content.scripts) scripts.add(src);
-    for (const src of content.iframes) iframes.add(src);
-    texts.set(page.url(), { text: content.text, jsonLd: content.jsonLd });
-    texts.set(url, { text: content.text, jsonLd: content.jsonLd });
-
-    const legal: { url: string; score: number }[] = [];
-    for (const link of content.links) {
-      const next = normalise(link.href);
-      if (!next) continue;
-      allLinks.push({ href: next, text: link.text });
-      const nextUrl = new URL(next);
-      if (seen.has(next) || siteOf(nextUrl.hostname) !== site || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
-      seen.add(next);
-      const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
-      if (score > 0) legal.push({ url: next, score });
-      else queue.push(next);
-    }
-    // Imprint and privacy pages go to the front of the queue.
-    queue.unshift(...legal.sort((a, b) => b.score - a.score).map((entry) => entry.url));
-  }
+  };
+  const tabs = [first, ...(await Promise.all(Array.from({ length: limits.pageConcurrency - 1 }, () => openTab(context, state, signal))))];
+  await Promise.all(tabs.map(worker));
   if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
 
   await sleep(limits.graceMs);
@@ -282,19 +340,19 @@ async function crawl(
     httpOnly: cookie.httpOnly ?? false,
     secure: cookie.secure,
     sameSite: cookie.sameSite ?? null,
-    party: siteOf(cookie.domain.replace(/^\./, '')) === site ? ('first' as const) : ('third' as const),
+    party: siteOf(cookie.domain.replace(/^\./, '')) === state.site ? ('first' as const) : ('third' as const),
   }));
 
-  const { imprintUrl, privacyPolicyUrl } = pickLegalPages(allLinks);
-  const imprint = imprintUrl ? texts.get(imprintUrl) : undefined;
+  const { imprintUrl, privacyPolicyUrl } = pickLegalPages(state.allLinks);
+  const imprint = imprintUrl ? state.texts.get(imprintUrl) : undefined;
   return {
     url: start.toString(),
-    pages,
+    pages: state.pages,
     cookies,
-    localStorage: [...storage.local.values()],
-    sessionStorage: [...storage.session.values()],
-    scripts: [...scripts],
-    iframes: [...iframes],
+    localStorage: [...state.storage.local.values()],
+    sessionStorage: [...state.storage.session.values()],
+    scripts: [...state.scripts],
+    iframes: [...state.iframes],
     imprintUrl,
     privacyPolicyUrl,
     address: imprint
