@@ -456,7 +456,8 @@ try {
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.measured}`);
   const { stdout: cpu } = await run('sh', ['-c', "nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]);
   const { stdout: version } = await run('git', ['-C', ROOT, 'log', '-1', '--format=%h %s']);
-  await writeFile(join(ROOT, 'bench/RESULTS.md'), report(started, cpu.trim().replace('\n', ' cores,'), version.trim()));
+  const history = await readFile(join(ROOT, 'bench/HISTORY.md'), 'utf8').catch(() => '');
+  await writeFile(join(ROOT, 'bench/RESULTS.md'), `${report(started, cpu.trim().replace('\n', ' cores,'), version.trim())}\n${history}`);
   console.log('\nwrote bench/RESULTS.md');
 } finally {
   await service?.stop();

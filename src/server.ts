@@ -34,7 +34,8 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.set('query parser', 'simple');
 
   app.use(requestId);
-  app.use(requestLogging(logger));
+  // The request line is logged at info; below that level the middleware would only cost time.
+  if (logger.isLevelEnabled('info')) app.use(requestLogging(logger));
   app.use(metrics.observe);
   app.use(securityHeaders());
   const cors = corsFor(options.corsOrigins);

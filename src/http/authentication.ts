@@ -15,7 +15,7 @@ export const callerOf = (req: Request): Caller | undefined => callers.get(req);
 
 /** The key a request presents, if any. */
 export function presentedKey(req: Request): string | undefined {
-  const header = req.get('authorization');
+  const header = req.headers.authorization;
   const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (bearer) return bearer;
   const query = req.query.apiKey;
