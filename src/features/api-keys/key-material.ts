@@ -4,7 +4,18 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const KEY_PREFIX_LENGTH = 12;
 
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+/** Hashes of recently presented keys: a request needs its key's hash several times (limits, authentication). */
+const recent = new Map<string, Buffer>();
+
+export function hashKey(key: string): Buffer {
+  let hash = recent.get(key);
+  if (!hash) {
+    hash = createHash('sha256').update(key, 'utf8').digest();
+    if (recent.size >= 1_000) recent.clear();
+    recent.set(key, hash);
+  }
+  return hash;
+}
 
 export function generateKey(): { key: string; prefix: string; hash: string } {
   const key = `dcs_${randomBytes(32).toString('base64url')}`;
