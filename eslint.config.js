@@ -13,6 +13,11 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts the service hands to browsers.
+    files: ['src/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', self: 'readonly' } },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

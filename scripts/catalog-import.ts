@@ -1,11 +1,10 @@
 /**
  * Imports an Open Cookie Database CSV into the catalog of the configured database:
  *   npm run catalog:import -- path/to/open-cookie-database.csv
+ * (the npm script runs `consent-config catalog import`; this file runs the same code directly).
  */
-import { readFile } from 'node:fs/promises';
-import { loadSettings } from '../src/config.ts';
-import { openDatabase } from '../src/db/orm.ts';
-import { CatalogImportError, importOpenCookieDatabase } from '../src/onboarding/catalog/import-open-cookie-database.ts';
+import { catalogImport } from '../src/cli/catalog-import.ts';
+import { CliError } from '../src/cli/errors.ts';
 
 const file = process.argv[2];
 if (!file) {
@@ -13,29 +12,10 @@ if (!file) {
   process.exit(2);
 }
 
-let csv: string;
 try {
-  csv = await readFile(file, 'utf8');
+  await catalogImport(file);
 } catch (error) {
-  console.error(`cannot read ${file}: ${(error as Error).message}`);
-  process.exit(1);
-}
-
-const settings = loadSettings();
-const database = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, poolSize: 1 });
-try {
-  const summary = await importOpenCookieDatabase(database.orm.em.fork(), csv, (done, total) => {
-    process.stderr.write(`\rimporting cookies: ${done}/${total}`);
-  });
-  process.stderr.write('\n');
-  console.log(
-    `imported ${summary.rows} cookies of ${summary.services} services (${summary.newServices} new) into ${database.description}` +
-      (summary.skipped.length > 0 ? `; skipped ${summary.skipped.length} rows (first: line ${summary.skipped[0]!.line}: ${summary.skipped[0]!.reason})` : ''),
-  );
-} catch (error) {
-  if (!(error instanceof CatalogImportError)) throw error;
-  console.error(`cannot import ${file}: ${error.message}`);
-  process.exitCode = 1;
-} finally {
-  await database.close();
+  if (!(error instanceof CliError)) throw error;
+  console.error(error.message);
+  process.exitCode = error.exitCode;
 }

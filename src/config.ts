@@ -27,6 +27,8 @@ const settingsSchema = z.object({
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(1_000),
   SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -58,6 +60,10 @@ export type Settings = {
     maxConcurrent: number;
   };
   logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
+  /** `json`, `pretty`, or undefined: pretty on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
+  /** How long a shutdown waits for requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number;
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
 };
 
@@ -93,6 +99,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       maxConcurrent: s.SCAN_MAX_CONCURRENT,
     },
     logLevel: s.LOG_LEVEL,
+    logFormat: s.LOG_FORMAT === 'auto' ? undefined : s.LOG_FORMAT,
+    shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
     environment: s.NODE_ENV,
   };
 }

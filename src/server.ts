@@ -2,13 +2,17 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
 import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler } from '../rest-adapter/router.ts';
 import type { AppServices } from './context.ts';
+import { graphiql } from './graphql/graphiql/page.ts';
 import { createGraphqlHandler } from './graphql/yoga.ts';
 import { authentication } from './http/authentication.ts';
 import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
 import { requestLogging } from './http/logging.ts';
 import type { Metrics } from './http/metrics.ts';
+import { readiness } from './http/readiness.ts';
 import { requestContext, requestId } from './http/request-context.ts';
 import type { Logger } from './logger.ts';
+import { DOCS_PATH, docsRouter, OPENAPI_PATH } from './openapi/docs.ts';
+import { openApiDocumentHandler } from './openapi/document.ts';
 
 export type AppOptions = {
   corsOrigins: string[];
@@ -44,6 +48,12 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/readyz', readiness(orm, services.scanner));
+  // GraphiQL for browsers at GET /graphql, with its assets: public; operations need a key.
+  app.use(graphiql('Consent domain configuration'));
+  // The OpenAPI document of the REST layer and its reference page: public, like /healthz.
+  app.get(OPENAPI_PATH, openApiDocumentHandler(services.publicBaseUrl));
+  app.use(DOCS_PATH, docsRouter());
 
   app.use(rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60, services.keys));
   app.use(authentication(services.keys));
@@ -51,7 +61,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.use(requestContext(orm, services));
   app.get('/metrics', metrics.serve);
 
-  const yoga = createGraphqlHandler(logger, { development: options.development });
+  const yoga = createGraphqlHandler(logger, { development: options.development, metrics });
   // GraphQL documents come as JSON of at most 2 MiB, like REST bodies (larger: 413).
   app.use(yoga.graphqlEndpoint, express.json({ limit: BODY_LIMIT }));
   // Yoga is a request listener; Express takes it as middleware at its endpoint.

@@ -50,6 +50,9 @@ describe('the database going away', () => {
     );
     expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(20_000);
+    const readiness = await service.as(null).rest('GET', '/readyz');
+    expect(readiness.status).toBe(503);
+    expect(readiness.body).toMatchObject({ status: 'not ready', checks: { database: expect.not.stringMatching(/^ok$/) } });
 
     await proxy.restore();
     let answer = await service.rest('GET', `${domain.base}/placeholder`);

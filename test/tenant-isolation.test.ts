@@ -49,6 +49,7 @@ const countingScanner: Scanner = {
       durationMs: 1,
     };
   },
+  async warmUp() {},
   async close() {},
 };
 

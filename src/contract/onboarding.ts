@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import type { PostalAddress } from '../onboarding/scanner/address.ts';
 import type { FoundCookie, FoundStorageKey, VisitedPage } from '../onboarding/scanner/scan.ts';
-import { list, text } from './fields.ts';
+import { list, purposeId, text, translations } from './fields.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
 
 export const onboardingPresetList = list(
   z.strictObject({
-    /** A preset id from the catalog. */
-    id: z.int().min(1),
-    /** Activate the created embedding at once. */
-    active: z.boolean().optional(),
+    id: z.int().min(1).meta({ description: 'A preset id of the catalog (each at most once).' }),
+    active: z.boolean().optional().meta({ description: 'Activate the created embedding at once (default false).' }),
   }),
 ).superRefine((items, ctx) => {
   const seen = new Set<number>();
@@ -24,41 +22,109 @@ export const ONBOARDING_STORAGE_TYPES = ['cookie', 'localStorage', 'sessionStora
 
 export const onboardingCookieList = list(
   z.strictObject({
-    name: text().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+    name: text()
+      .min(1, 'must not be empty')
+      .max(255, 'must be at most 255 characters')
+      .meta({ description: 'A cookie or storage key name as found on the site.' }),
     storageType: z.enum(ONBOARDING_STORAGE_TYPES),
   }),
-);
+).meta({
+  description:
+    'Recognised names go to the embedding of their service (created or extended); the rest to one inactive "Unrecognised cookies" embedding (purpose other).',
+});
 
 export type OnboardingPreset = z.infer<typeof onboardingPresetList>[number];
 export type OnboardingCookie = z.infer<typeof onboardingCookieList>[number];
 
-export type OnboardingPresetResult = { presetId: number; embeddingId: string };
+/** One per preset, in request order. */
+export const onboardingPresetResult = z.strictObject({
+  presetId: z.int().meta({ description: 'The preset id, as sent.' }),
+  embeddingId: z.uuid().meta({ description: 'The embedding just created from it.' }),
+});
 
-export type AvailablePreset = {
-  id: number;
-  name: string;
-  purpose: string;
-  vendor: string;
-  translations: Record<string, { name: string; description: string }>;
-  /** What on the site gave the service away (extra, read-only). */
-  evidence: { kind: 'cookie' | 'localStorage' | 'sessionStorage' | 'script' | 'iframe'; value: string }[];
-};
+export type OnboardingPresetResult = z.output<typeof onboardingPresetResult>;
 
-export type OnboardingScanResult = {
-  address: PostalAddress;
-  imprintUrl: string | null;
-  privacyPolicyUrl: string | null;
-  availablePresets: AvailablePreset[];
-  storage: {
-    cookies: FoundCookie[];
-    localStorage: FoundStorageKey[];
-    sessionStorage: FoundStorageKey[];
-  };
-  /** Extra, read-only: what the crawl did. */
-  url: string;
-  pages: VisitedPage[];
-  durationMs: number;
-};
+const nullableText = (description: string) => z.string().nullable().meta({ description });
+
+const postalAddress = z
+  .strictObject({
+    company: nullableText('The operator, as the imprint names it, or null.'),
+    street: nullableText('Street and house number, or null.'),
+    zipCode: nullableText('Postcode, or null.'),
+    city: nullableText('Town, or null.'),
+  })
+  .meta({ description: 'What the imprint page says (each part null when not found).' });
+
+export const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe'] as const;
+
+const availablePreset = z.strictObject({
+  id: z.int().min(1).meta({ description: 'A preset id of the catalog (built-in below 100000, imported from 100000).' }),
+  name: z.string(),
+  purpose: purposeId,
+  vendor: z.string(),
+  translations: translations(z.strictObject({ name: z.string(), description: z.string() })),
+  evidence: z
+    .array(z.strictObject({ kind: z.enum(EVIDENCE_KINDS), value: z.string() }))
+    .meta({ description: 'Read-only extra: what on the site gave the service away.' }),
+});
+
+export type AvailablePreset = z.output<typeof availablePreset>;
+
+const foundCookie = z.strictObject({
+  name: z.string(),
+  domain: z.string(),
+  path: z.string(),
+  expires: z.iso.datetime({ offset: true }).nullable().meta({ description: 'Read-only extra: ISO time, or null for a session cookie.' }),
+  httpOnly: z.boolean().meta({ description: 'Read-only extra.' }),
+  secure: z.boolean().meta({ description: 'Read-only extra.' }),
+  sameSite: z.string().nullable().meta({ description: 'Read-only extra.' }),
+  party: z.enum(['first', 'third']).meta({
+    description: "Read-only extra: set for the site's own registrable domain (first party) or another one (third party).",
+  }),
+});
+
+const foundStorageKey = z.strictObject({
+  name: z.string(),
+  origin: z.string().meta({ description: 'Read-only extra: the origin (frame) the key belongs to.' }),
+});
+
+const visitedPage = z.strictObject({
+  url: z.string(),
+  status: z.int().nullable().meta({ description: 'The HTTP status, or null when the page did not answer.' }),
+  error: z.string().optional().meta({ description: 'Why the page could not be read, if it could not.' }),
+});
+
+export const onboardingScanResult = z.strictObject({
+  address: postalAddress,
+  imprintUrl: z.string().nullable().meta({ description: 'The imprint page found, or null.' }),
+  privacyPolicyUrl: z.string().nullable().meta({ description: 'The privacy policy page found, or null.' }),
+  availablePresets: z.array(availablePreset).meta({ description: 'The known services detected on the site, by preset id.' }),
+  storage: z.strictObject({
+    cookies: z.array(foundCookie).meta({ description: 'Every cookie the browser held, first and third party.' }),
+    localStorage: z.array(foundStorageKey),
+    sessionStorage: z.array(foundStorageKey),
+  }),
+  url: z.string().meta({ description: 'Read-only extra: the address the scan opened.' }),
+  pages: z.array(visitedPage).meta({ description: 'Read-only extra: the pages the crawl visited.' }),
+  durationMs: z.number().min(0).meta({ description: 'Read-only extra: how long the scan took.' }),
+});
+
+export type OnboardingScanResult = z.output<typeof onboardingScanResult>;
 
 /** `default` plus one snippet per active locale of the domain. */
-export type OnboardingEmbedCodeSnippets = { default: string } & Record<string, string>;
+export const onboardingEmbedCodeSnippets = z
+  .object({
+    default: z.string().meta({ description: "The HTML snippet that loads the consent manager in the visitor's language." }),
+  })
+  .catchall(z.string().meta({ description: 'The snippet that forces this locale.' }))
+  .meta({ description: '`default` plus one snippet per active locale of the domain (`de_DE`, `en_US`, …), forcing that language.' });
+
+export type OnboardingEmbedCodeSnippets = z.output<typeof onboardingEmbedCodeSnippets>;
+
+// The scanner keeps its own types; the response schemas must describe exactly those.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const agree = <_T extends true>() => undefined;
+agree<Same<z.output<typeof postalAddress>, PostalAddress>>();
+agree<Same<z.output<typeof foundCookie>, FoundCookie>>();
+agree<Same<z.output<typeof foundStorageKey>, FoundStorageKey>>();
+agree<Same<z.output<typeof visitedPage>, VisitedPage>>();

@@ -7,17 +7,20 @@ export const PLACEHOLDER_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
 
 export const placeholderName = z
   .string()
-  .regex(PLACEHOLDER_NAME_PATTERN, 'must be 1–100 letters, digits, "_", "-" or "."');
+  .regex(PLACEHOLDER_NAME_PATTERN, 'must be 1–100 letters, digits, "_", "-" or "."')
+  .meta({ description: 'Unique within the domain: 1–100 letters, digits, `_`, `-` or `.`.' });
+
+const placeholderValue = text().meta({ description: 'The text the placeholder stands for.' });
 
 export const placeholderCreate = z.strictObject({
   name: placeholderName,
-  value: text(),
+  value: placeholderValue,
 });
 
 /** On update `name` may be absent or repeat the path's name; the operation checks the latter. */
 export const placeholderUpdate = z.strictObject({
-  name: placeholderName.optional(),
-  value: text().optional(),
+  name: placeholderName.optional().meta({ description: "Absent, or the path's name: a placeholder is not renamed." }),
+  value: placeholderValue.optional(),
 });
 
 /** Bulk replace: the domain's placeholders become exactly these, names unique. */
@@ -34,4 +37,7 @@ export const placeholderReplaceAll = list(placeholderCreate).superRefine((items,
 export type PlaceholderCreate = z.infer<typeof placeholderCreate>;
 export type PlaceholderUpdate = z.infer<typeof placeholderUpdate>;
 
-export type Placeholder = { name: string; value: string };
+/** A placeholder as the service sends it. */
+export const placeholderResponse = z.strictObject({ name: placeholderName, value: placeholderValue });
+
+export type Placeholder = z.output<typeof placeholderResponse>;

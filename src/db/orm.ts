@@ -11,6 +11,8 @@ export type Database = {
   description: string;
   /** SQL statements sent so far. */
   statements: StatementCounter;
+  /** The driver's connection pool (its figures go to the metrics). */
+  pool(): Promise<{ totalCount: number; idleCount: number; waitingCount: number }>;
   close(): Promise<void>;
 };
 
@@ -55,6 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       orm,
       description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redact(clientUrl)}`,
       statements,
+      pool: () => orm.em.getConnection().getNativeClient(),
       async close() {
         await orm.close(true);
         await embedded?.stop();

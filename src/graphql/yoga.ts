@@ -1,30 +1,39 @@
 import type { Request, Response } from 'express';
-import { createYoga } from 'graphql-yoga';
+import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
 import { contextOf } from '../http/request-context.ts';
+import type { Metrics } from '../http/metrics.ts';
 import type { Logger } from '../logger.ts';
 import { createMaskError } from './errors.ts';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { graphqlHardening } from './hardening.ts';
 import { schema } from './schema.ts';
 
-const EXAMPLE_QUERY = `# Every client with its domains. Replace the ids below to open one domain whole.
-query Clients {
-  clients { id username domains { id name url locales } }
-}
 
-# query Domain {
-#   domain(clientId: "…", id: "…") {
-#     name url
-#     placeholders { name value }
-#     embeddings { id name purpose active assets { id name storageType lifetime } }
-#     themes { id name default }
-#   }
-# }
-`;
+/** Times every operation for the metrics, by type, name and outcome. */
+const operationMetrics = (metrics: Metrics): Plugin => ({
+  onExecute({ args }) {
+    const started = performance.now();
+    const operation = (args.document as DocumentNode).definitions.find(
+      (definition: DefinitionNode): definition is OperationDefinitionNode =>
+        definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
+    );
+    return {
+      onExecuteDone({ result }) {
+        const failed = 'errors' in result && (result.errors?.length ?? 0) > 0;
+        const seconds = (performance.now() - started) / 1000;
+        metrics.graphqlOperation(operation?.operation ?? 'unknown', operation?.name?.value ?? 'anonymous', failed ? 'error' : 'ok', seconds);
+      },
+    };
+  },
+});
 
-/** GraphQL Yoga at /graphql; a browser gets GraphiQL there. */
-export function createGraphqlHandler(logger: Logger, { development }: { development: boolean }) {
+/** GraphQL Yoga at /graphql (GraphiQL, for browsers, is served by graphiql/page.ts). */
+export function createGraphqlHandler(
+  logger: Logger,
+  { development, metrics }: { development: boolean; metrics?: Metrics },
+) {
   return createYoga<{ req: Request; res: Response }, RequestContext>({
     schema,
     plugins: [
@@ -32,13 +41,14 @@ export function createGraphqlHandler(logger: Logger, { development }: { developm
       // Documents compiled once to JavaScript (and kept, like Yoga keeps parsed ones): a large
       // result, a whole domain of embeddings, executes several times faster.
       useGraphQlJit(),
+      ...(metrics ? [operationMetrics(metrics)] : []),
     ],
     // CORS is the Express app's (CORS_ORIGINS); Yoga's own would echo any origin.
     cors: false,
     graphqlEndpoint: '/graphql',
     context: ({ req }) => contextOf(req),
     maskedErrors: { maskError: createMaskError(logger, { suggestFields: development }) },
-    graphiql: { title: 'Consent domain configuration', defaultQuery: EXAMPLE_QUERY },
+    graphiql: false,
     landingPage: false,
     logging: {
       debug: (...args) => logger.debug({ args }, 'yoga'),

@@ -5,8 +5,9 @@ import type { KeyRing } from '../features/api-keys/key-ring.ts';
 
 /**
  * API keys, as the real API takes them (`?apiKey=…`) and as `Authorization: Bearer …`.
- * Without a valid key only the health endpoints and the GraphiQL page answer; everything else
- * is 401 (GraphQL: an UNAUTHENTICATED error). The key never reaches a log line: see logging.
+ * Without a valid key only the health endpoints, the documentation and the GraphiQL page
+ * answer; everything else is 401 (GraphQL: an UNAUTHENTICATED error). The key never reaches a
+ * log line: see logging.
  */
 
 const callers = new WeakMap<Request, Caller>();
@@ -22,13 +23,10 @@ export function presentedKey(req: Request): string | undefined {
   return typeof query === 'string' && query !== '' ? query : undefined;
 }
 
-const PUBLIC_PATHS = new Set(['/healthz']);
+/** Answer without a key (GraphiQL's page and assets, /healthz, /readyz, /openapi.json and /docs are served before this). */
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/openapi.json', '/docs']);
 
-/** GraphiQL: a browser asking for the page, not running an operation. */
-const isGraphiqlPage = (req: Request) =>
-  req.method === 'GET' && req.path === '/graphql' && req.accepts(['application/json', 'text/html']) === 'text/html' && !req.query.query;
-
-export const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path) || isGraphiqlPage(req);
+export const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path);
 
 export const authentication = (keys: KeyRing) => async (req: Request, res: Response, next: NextFunction) => {
   const key = presentedKey(req);

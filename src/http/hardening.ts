@@ -10,20 +10,20 @@ import { presentedKey } from './authentication.ts';
 /** Security headers, CORS for dashboards, and per-key rate limits. */
 
 /**
- * Security headers on every answer. The content security policy lets the GraphiQL page load
- * its scripts, styles and workers from unpkg.com, where Yoga publishes them, and nothing else.
+ * Security headers on every answer. Every page (GraphiQL, /docs) loads its scripts, styles and
+ * fonts from this service only; inline styles stay allowed because both editors set them.
  */
 export const securityHeaders = (): RequestHandler =>
   helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'", 'https://unpkg.com'],
-        styleSrc: ["'self'", "'unsafe-inline'", 'https://unpkg.com'],
-        workerSrc: ["'self'", 'blob:', 'https://unpkg.com'],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        fontSrc: ["'self'", 'data:', 'https://unpkg.com'],
-        connectSrc: ["'self'", 'https://unpkg.com'],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        workerSrc: ["'self'", 'blob:'],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
       },
     },

@@ -12,17 +12,18 @@ export const requestLogging = (logger: Logger) =>
   pinoHttp({
     logger,
     genReqId: (_req: IncomingMessage, res: ServerResponse) => String(res.getHeader('X-Request-Id') ?? ''),
+    // Evaluated when the line is written, once the route is known.
     customProps: (req: IncomingMessage) => {
-      const caller = callerOf(req as Request);
-      return caller?.kind === 'client' ? { clientId: caller.clientId } : caller ? { caller: 'admin' } : {};
+      const request = req as Request;
+      const caller = callerOf(request);
+      const route = request.route?.path ?? (request.baseUrl || undefined);
+      return {
+        ...(route ? { route: String(route) } : {}),
+        ...(caller?.kind === 'client' ? { clientId: caller.clientId } : caller ? { caller: 'admin' } : {}),
+      };
     },
     serializers: {
-      req: (req: { id: string; method: string; url: string; raw?: Request }) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.url),
-        route: req.raw?.route?.path,
-      }),
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>

@@ -1,47 +1,91 @@
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { problem, sendProblem } from '../../rest-adapter/problem.ts';
 import type { StatementCounter } from '../db/statements.ts';
 import { callerOf } from './authentication.ts';
 
-/** Prometheus metrics: HTTP requests by route, SQL statements sent, and the process's own. */
+/** Connection pool figures, read when metrics are scraped. */
+export type PoolStats = () => { total: number; idle: number; waiting: number } | undefined;
+
+/**
+ * Prometheus metrics: HTTP requests by route, GraphQL operations, scans, SQL statements, the
+ * database pool, and the process's own (memory, event loop, garbage collection).
+ */
 export type Metrics = {
   registry: Registry;
   /** Middleware that times every request. */
   observe(req: Request, res: Response, next: NextFunction): void;
+  graphqlOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void;
+  scan(outcome: 'ok' | 'site' | 'refused' | 'crawl' | 'busy', seconds: number): void;
   /** GET /metrics, for the administrator key only. */
   serve(req: Request, res: Response): Promise<void>;
 };
 
-export function createMetrics(statements: StatementCounter): Metrics {
+export function createMetrics(statements: StatementCounter, poolStats: PoolStats = () => undefined): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
+  const registers = [registry];
+  const httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
+    registers,
+  });
+  const graphqlDuration = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL operations by type, name and outcome',
+    labelNames: ['type', 'name', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const scanDuration = new Histogram({
+    name: 'scan_duration_seconds',
+    help: 'Website scans by outcome (ok, site, refused, crawl, busy)',
+    labelNames: ['outcome'] as const,
+    buckets: [0.5, 1, 2, 3, 5, 10, 20, 30, 60],
+    registers,
   });
   new Counter({
     name: 'db_statements_total',
     help: 'SQL statements sent to the database (begin and commit included)',
-    registers: [registry],
+    registers,
     collect() {
       this.reset();
       this.inc(statements.total);
     },
   });
+  for (const [key, help] of [
+    ['total', 'connections the pool holds'],
+    ['idle', 'idle connections in the pool'],
+    ['waiting', 'requests waiting for a connection'],
+  ] as const) {
+    new Gauge({
+      name: `db_pool_${key}_connections`,
+      help: `Database pool: ${help}`,
+      registers,
+      collect() {
+        const stats = poolStats();
+        if (stats) this.set(stats[key]);
+      },
+    });
+  }
 
   return {
     registry,
     observe(req, res, next) {
-      const stop = duration.startTimer();
+      const stop = httpDuration.startTimer();
       res.once('finish', () => {
         const route = req.route?.path ?? (req.baseUrl || 'unmatched');
         stop({ method: req.method, route: String(route), status: String(res.statusCode) });
       });
       next();
+    },
+    graphqlOperation(type, name, outcome, seconds) {
+      graphqlDuration.observe({ type, name, outcome }, seconds);
+    },
+    scan(outcome, seconds) {
+      scanDuration.observe({ outcome }, seconds);
     },
     async serve(req, res) {
       if (callerOf(req)?.kind !== 'admin') return sendProblem(res, problem(404, `no resource at ${req.method} ${req.path}`));

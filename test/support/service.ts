@@ -10,6 +10,7 @@ import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/onboarding/scanner/scan.ts';
 import { buildApp } from '../../src/server.ts';
 import { freshTestDatabase } from './database.ts';
+import { openApiValidator } from './openapi-validator.ts';
 
 export type HttpAnswer<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -67,13 +68,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     : await freshTestDatabase();
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
+  const pool = await database.pool();
+  const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    metrics: createMetrics(database.statements),
+    metrics,
     services: {
       scanner,
-      scanGate: createScanGate(options.maxConcurrentScans ?? 2),
+      scanGate: createScanGate(options.maxConcurrentScans ?? 2, metrics.scan),
       keys: createKeyRing({ orm: database.orm, adminApiKey: ADMIN_KEY }),
       publicBaseUrl: PUBLIC_BASE_URL,
     },
@@ -88,6 +91,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const openApi = openApiValidator(PUBLIC_BASE_URL);
 
   const clientFor = (key: string | null): TestClient => {
     const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
@@ -95,7 +99,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const response = await fetch(`${baseUrl}${path}`, { method, body: body as BodyInit | undefined, headers: { ...auth, ...headers } });
       const text = await response.text();
       const isJson = /json/.test(response.headers.get('content-type') ?? '');
-      return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+      const answer = { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text, text };
+      // Every REST answer must be what the OpenAPI document says (throws otherwise).
+      openApi.check({ method, path, ...answer });
+      return answer;
     };
     return {
       raw,

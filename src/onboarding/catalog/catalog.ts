@@ -115,6 +115,9 @@ export class Catalog {
 
 const builtinEntries = builtinPresets.map(fromPreset);
 
+/** The built-in presets alone (no database: the CLI's scan). */
+export const builtinCatalog = () => new Catalog(builtinEntries);
+
 /** The built-in presets and everything imported so far. */
 export async function loadCatalog(em: EntityManager): Promise<Catalog> {
   const services = await em.find(ImportedServiceEntity, {}, { orderBy: { id: 'asc' } });

@@ -130,7 +130,20 @@ function normalise(href: string): string | undefined {
   return url.toString();
 }
 
-export type Scanner = { scan(url: string): Promise<ScanFindings>; close(): Promise<void> };
+export type ScanOptions = {
+  /**
+   * Called each time a page visit ends (loaded, or failed for a page after the start page):
+   * `index` counts the visits ended so far (1-based), `limit` is the most pages the scan visits.
+   */
+  onPage?: (page: VisitedPage, index: number, limit: number) => void;
+};
+
+export type Scanner = {
+  scan(url: string, options?: ScanOptions): Promise<ScanFindings>;
+  /** Launches the browser if it is not running (readiness checks, warm starts). */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+};
 
 export function createScanner({
   browser,
@@ -142,7 +155,7 @@ export function createScanner({
   limits?: ScanLimits;
 }): Scanner {
   return {
-    async scan(url) {
+    async scan(url, options = {}) {
       const started = performance.now();
       const target = new URL(url);
       // Refuse a forbidden start address before a browser is involved.
@@ -155,7 +168,7 @@ export function createScanner({
           limits.totalTimeoutMs,
           (signal) =>
             browser.withContext(guard.proxyServer, (context) =>
-              crawl(context, target, limits, guard.refused, signal).then((found) => ({
+              crawl(context, target, limits, guard.refused, signal, options.onPage).then((found) => ({
                 ...found,
                 durationMs: Math.round(performance.now() - started),
               })),
@@ -169,6 +182,7 @@ export function createScanner({
         await guard.close();
       }
     },
+    warmUp: () => browser.warmUp(),
     close: () => browser.close(),
   };
 }
@@ -288,6 +302,7 @@ async function crawl(
   limits: ScanLimits,
   refused: RefusedRequest[],
   signal: AbortSignal,
+  onPage: ScanOptions['onPage'],
 ): Promise<Omit<ScanFindings, 'durationMs'>> {
   const startUrl = normalise(start.toString())!;
   const state: Crawl = {
@@ -307,6 +322,9 @@ async function crawl(
   // The start page alone: its failures (error status, empty page, refusal) end the scan.
   const first = await openTab(context, state, signal);
   await visit(first, startUrl, state, true);
+  let ended = 0;
+  const pageEnded = (url: string) => onPage?.(state.pages.find((page) => page.url === url)!, ++ended, limits.pageLimit);
+  pageEnded(startUrl);
 
   // Then the rest of the site breadth-first, a few tabs at a time: most of a page's time is
   // spent waiting for its network to settle.
@@ -322,6 +340,7 @@ async function crawl(
       active++;
       try {
         await visit(tab, url, state, false);
+        pageEnded(url);
       } finally {
         active--;
       }

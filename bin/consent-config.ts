@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * The command line of the consent domain configuration service. Only wiring lives here; each
+ * command is a module of src/cli/. Errors: one line on stderr, exit code 1 (failure) or 2 (usage).
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ClientCreateOptions } from '../src/cli/client-create.ts';
+import { reportFailure } from '../src/cli/errors.ts';
+import type { KeyCreateOptions } from '../src/cli/key-create.ts';
+import type { ScanCommandOptions } from '../src/cli/scan.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const pageCount = (value: string): number => {
+  const pages = Number(value);
+  if (!/^\d+$/.test(value) || pages < 1 || pages > 100) throw new InvalidArgumentError('must be a whole number from 1 to 100.');
+  return pages;
+};
+
+// Each command's module (and the database and browser code behind it) loads only when it runs.
+const program = new Command('consent-config')
+  .description('Consent domain configuration service: run it, migrate its database, scan websites, manage clients, keys and the catalog.')
+  .version(version)
+  .exitOverride()
+  .showSuggestionAfterError()
+  .configureHelp({ showGlobalOptions: true });
+
+program
+  .command('serve')
+  .description('start the service (as `npm start`): HTTP API on HOST:PORT until SIGTERM or SIGINT')
+  .action(async () => (await import('../src/cli/serve.ts')).serve());
+
+program
+  .command('migrate')
+  .description('apply pending migrations to the configured database (DATABASE_URL, else embedded PGlite in DATA_DIR)')
+  .action(async () => (await import('../src/cli/migrate.ts')).migrate());
+
+program
+  .command('scan')
+  .description('scan a website with headless Chromium (no service, no database): cookies, storage keys, legal pages, known services')
+  .argument('<url>', 'the website, e.g. https://www.example.com/')
+  .addOption(new Option('--format <format>', 'output format').choices(['json', 'table']).default('json'))
+  .option('--pages <n>', 'pages to visit at most, 1–100 (default: SCAN_PAGE_LIMIT)', pageCount)
+  .option('--allow-private', 'allow loopback and private addresses (local development and tests only)')
+  .action(async (url: string, options: ScanCommandOptions) => (await import('../src/cli/scan.ts')).scanCommand(url, options));
+
+const catalog = program.command('catalog').description('the catalog of known services');
+catalog
+  .command('import')
+  .description('import an Open Cookie Database CSV file into the catalog')
+  .argument('<csv>', 'the CSV file')
+  .action(async (file: string) => (await import('../src/cli/catalog-import.ts')).catalogImport(file));
+
+const client = program.command('client').description('clients (customer accounts)');
+client
+  .command('create')
+  .description('create a client; prints it as JSON')
+  .requiredOption('--username <username>', 'login name, unique')
+  .requiredOption('--email <address>', 'e-mail address')
+  .option('--first-name <name>', 'first name')
+  .option('--last-name <name>', 'last name')
+  .option('--company <name>', 'company')
+  .option('--active', 'create it active (default: inactive)')
+  .action(async (options: ClientCreateOptions) => (await import('../src/cli/client-create.ts')).clientCreateCommand(options));
+
+const key = program.command('key').description('API keys of clients');
+key
+  .command('create')
+  .description('create an API key for a client; prints the key (shown only this once)')
+  .requiredOption('--client <id>', 'the client id')
+  .requiredOption('--name <name>', 'what the key is for')
+  .action(async (options: KeyCreateOptions) => (await import('../src/cli/key-create.ts')).keyCreateCommand(options));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  process.exitCode = reportFailure(error);
+}

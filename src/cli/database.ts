@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { loadSettings, type Settings } from '../config.ts';
+import type { RequestContext } from '../context.ts';
+import { createLoaders } from '../db/loaders.ts';
+import { type Database, openDatabase } from '../db/orm.ts';
+import { createKeyRing } from '../features/api-keys/key-ring.ts';
+import { createScanGate } from '../onboarding/scan-gate.ts';
+import { scannerFromSettings } from '../onboarding/scanner/index.ts';
+
+/** The database the settings name, and an administrator's context for operations, for the commands that need them. */
+
+/** Opens the database the settings name (DATABASE_URL, else embedded PGlite in DATA_DIR), runs `work`, closes it. */
+export async function withDatabase<T>(
+  work: (database: Database, settings: Settings) => Promise<T>,
+  options: { migrate?: boolean } = {},
+): Promise<T> {
+  const settings = loadSettings();
+  const database = await openDatabase({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    poolSize: 1,
+    migrate: options.migrate ?? true,
+  });
+  try {
+    return await work(database, settings);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The context an operation gets, as for a request made with the administrator key. Its scanner
+ * launches no browser unless an operation scans; it is closed with the context.
+ */
+export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise<T>): Promise<T> {
+  return withDatabase(async (database, settings) => {
+    const scanner = scannerFromSettings(settings.scan);
+    const em = database.orm.em.fork();
+    const ctx: RequestContext = {
+      em,
+      loaders: createLoaders(em),
+      caller: { kind: 'admin' },
+      requestId: `cli-${randomUUID()}`,
+      services: {
+        scanner,
+        scanGate: createScanGate(settings.scan.maxConcurrent),
+        keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
+        publicBaseUrl: settings.publicBaseUrl,
+      },
+    };
+    try {
+      return await work(ctx);
+    } finally {
+      await scanner.close();
+    }
+  });
+}

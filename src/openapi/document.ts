@@ -1,0 +1,385 @@
+import { readFileSync } from 'node:fs';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { problem, type Problem } from '../../rest-adapter/problem.ts';
+import { BODY_LIMIT } from '../../rest-adapter/router.ts';
+import { type RestRoute, restRoutes } from '../../rest-adapter/routes.ts';
+import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../contract/api-key.ts';
+import { clientCreate, clientResponse, clientUpdate } from '../contract/client.ts';
+import { domainCreate, domainResponse, domainUpdate } from '../contract/domain.ts';
+import { assetCreate, assetResponse, assetUpdate } from '../contract/embedding-asset.ts';
+import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../contract/embedding.ts';
+import { MAX_ITEMS } from '../contract/fields.ts';
+import {
+  onboardingEmbedCodeSnippets,
+  onboardingPresetResult,
+  onboardingScanResult,
+} from '../contract/onboarding.ts';
+import { placeholderCreate, placeholderResponse, placeholderUpdate } from '../contract/placeholder.ts';
+import { themeCreate, themeResponse, themeUpdate } from '../contract/theme.ts';
+
+/**
+ * The OpenAPI 3.1 document of the REST layer, generated from the route table (`restRoutes`) and
+ * the contract's zod schemas: nothing in it is a hand-written copy of a payload.
+ */
+
+export type JsonSchema = { [key: string]: unknown };
+export type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, OpenApiResponse>;
+    securitySchemes: Record<string, JsonSchema>;
+  };
+  security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
+};
+export type OpenApiResponse = {
+  description: string;
+  headers?: Record<string, { description: string; required: boolean; schema: JsonSchema }>;
+  content?: Record<string, { schema: JsonSchema }>;
+};
+export type OpenApiOperation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: { name: string; in: 'path'; required: true; description: string; schema: JsonSchema }[];
+  requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, OpenApiResponse | { $ref: string }>;
+};
+
+export const JSON_TYPE = 'application/json';
+export const PROBLEM_TYPE = 'application/problem+json';
+
+// ── problem+json (RFC 9457) ──────────────────────────────────────────────────
+
+const fieldProblem = z.strictObject({
+  path: z.string().meta({ description: 'JSON pointer (RFC 6901) into the payload; empty for the payload itself.' }),
+  message: z.string(),
+});
+
+const problemFields = {
+  type: z.string().meta({ format: 'uri-reference', description: 'The kind of problem, e.g. `/problems/not-found`.' }),
+  title: z.string().meta({ description: 'The HTTP status text.' }),
+  status: z.int().min(400).max(599),
+  detail: z.string().meta({ description: 'What went wrong, for a person.' }),
+};
+
+/** Every error answer but a 400. */
+export const problemResponse = z.strictObject(problemFields);
+/** A 400: every bad field listed (nothing was stored). */
+export const validationProblemResponse = z.strictObject({
+  ...problemFields,
+  errors: z.array(fieldProblem).meta({ description: 'Every problem of the payload, one entry per field.' }),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const agree = <_T extends true>() => undefined;
+agree<Same<Problem, z.output<typeof problemResponse> & Partial<Pick<z.output<typeof validationProblemResponse>, 'errors'>>>>();
+
+// ── schemas ──────────────────────────────────────────────────────────────────
+
+/** Named schemas of responses (`components.schemas`); other response schemas are written inline. */
+const responseSchemas: Record<string, z.ZodType> = {
+  Client: clientResponse,
+  ApiKey: apiKeyResponse,
+  CreatedApiKey: createdApiKeyResponse,
+  Domain: domainResponse,
+  Placeholder: placeholderResponse,
+  EmbeddingAsset: assetResponse,
+  Embedding: embeddingResponse,
+  Theme: themeResponse,
+  OnboardingScanResult: onboardingScanResult,
+  OnboardingPresetResult: onboardingPresetResult,
+  OnboardingEmbedCodeSnippets: onboardingEmbedCodeSnippets,
+  Problem: problemResponse,
+  ValidationProblem: validationProblemResponse,
+};
+
+/** Named schemas of request bodies. */
+const requestSchemas: Record<string, z.ZodType> = {
+  ClientCreate: clientCreate,
+  ClientUpdate: clientUpdate,
+  ApiKeyCreate: apiKeyCreate,
+  DomainCreate: domainCreate,
+  DomainUpdate: domainUpdate,
+  PlaceholderCreate: placeholderCreate,
+  PlaceholderUpdate: placeholderUpdate,
+  EmbeddingAssetCreate: assetCreate,
+  EmbeddingAssetUpdate: assetUpdate,
+  EmbeddingCreate: embeddingCreate,
+  EmbeddingUpdate: embeddingUpdate,
+  ThemeCreate: themeCreate,
+  ThemeUpdate: themeUpdate,
+};
+
+const SCHEMA_REF = '#/components/schemas/';
+const INLINE = '__inline_';
+
+/** Drops the keys that only a stand-alone JSON schema carries. */
+function embeddable(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Converts the named schemas and the route schemas (`io` input for bodies, output for responses)
+ * with zod's JSON Schema generator, draft 2020-12: the named ones become components that the
+ * others refer to; the rest come back to be written inline.
+ */
+function convert(named: Record<string, z.ZodType>, used: z.ZodType[], io: 'input' | 'output') {
+  const registry = z.registry<{ id: string }>();
+  const ids = new Map<z.ZodType, string>();
+  for (const [id, schema] of Object.entries(named)) {
+    registry.add(schema, { id });
+    ids.set(schema, id);
+  }
+  for (const schema of used) {
+    if (ids.has(schema)) continue;
+    const id = `${INLINE}${ids.size}`;
+    registry.add(schema, { id });
+    ids.set(schema, id);
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: (id) => `${SCHEMA_REF}${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  const components: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    if (!id.startsWith(INLINE)) components[id] = embeddable(schema);
+  }
+  const schemaOf = (schema: z.ZodType): JsonSchema => {
+    const id = ids.get(schema)!;
+    return id.startsWith(INLINE) ? embeddable(schemas[id]!) : { $ref: `${SCHEMA_REF}${id}` };
+  };
+  return { components, schemaOf };
+}
+
+// ── the parts of an operation ────────────────────────────────────────────────
+
+const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  clientId: "The client's id.",
+  domainId: "The domain's id.",
+  embeddingId: "The embedding's id.",
+  assetId: 'The id of the embedding asset ("cookie").',
+  themeId: "The theme's id.",
+  placeholderName: "The placeholder's name.",
+  keyId: "The API key's id.",
+};
+
+/** Tags by the resource a path addresses (the last one named in it). */
+const TAGS: Record<string, { name: string; description: string }> = {
+  client: { name: 'Clients', description: 'Customer accounts (administrator key for creating and listing all).' },
+  apikey: { name: 'API keys', description: "A client's API keys: shown once when created, stored only as a hash." },
+  domain: { name: 'Domains', description: 'The websites of a client. Deleting one deletes everything it holds.' },
+  placeholder: { name: 'Placeholders', description: 'Named text variables of a domain.' },
+  embedding: { name: 'Embeddings', description: 'Third-party services on the site, with purpose, texts and assets.' },
+  asset: { name: 'Embedding assets', description: 'The cookies and storage keys of an embedding (the "cookie" operations).' },
+  theme: { name: 'Themes', description: "The consent banner's look; at most one default theme per domain." },
+  onboarding: { name: 'Onboarding', description: 'Scan a website, import presets, turn cookie names into embeddings, get the snippet.' },
+};
+
+const staticSegments = (path: string) => path.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
+
+function tagOf(row: RestRoute): string {
+  const segment = staticSegments(row.path).reverse().find((s) => s in TAGS);
+  if (!segment) throw new Error(`no tag for ${row.path}`);
+  return TAGS[segment]!.name;
+}
+
+const pascal = (word: string) => (word === 'apikey' ? 'ApiKey' : word.charAt(0).toUpperCase() + word.slice(1));
+
+/** `createEmbedding`, `listEmbeddings`, `getOnboardingScan`, … from method and path. */
+function operationIdOf(row: RestRoute): string {
+  const segments = staticSegments(row.path);
+  const last = segments.at(-1)!;
+  if (segments.at(-2) === 'onboarding') return `${row.method.toLowerCase()}Onboarding${pascal(last)}`;
+  const item = row.path.endsWith(`/${last}`) ? 'collection' : 'item';
+  const verb = { GET: item === 'item' ? 'get' : 'list', POST: 'create', PUT: item === 'item' ? 'update' : 'replace', DELETE: 'delete' }[
+    row.method
+  ];
+  return `${verb}${pascal(last)}${item === 'collection' && row.method !== 'POST' ? 's' : ''}`;
+}
+
+/** `/a/:x/b` → `/a/{x}/b` */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** The summary, with what it says in brackets moved to the description. */
+function summaryOf(row: RestRoute): { summary: string; description?: string } {
+  const match = /^(.*?) \((.*)\)$/.exec(row.summary);
+  return match ? { summary: match[1]!, description: `${match[2]!.charAt(0).toUpperCase()}${match[2]!.slice(1)}.` } : { summary: row.summary };
+}
+
+/** `components.responses` names of the error statuses. */
+export const ERROR_RESPONSE_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  429: 'TooManyRequests',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+};
+
+const MAX_BODY = BODY_LIMIT.toUpperCase().replace('MB', ' MiB');
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: `The payload is invalid (every bad field is listed as a JSON pointer), the body is not JSON or of the wrong shape, an array holds more than ${MAX_ITEMS.toLocaleString('en')} items, or a path parameter is not valid percent-encoded UTF-8. Nothing was stored.`,
+  401: 'No API key, or one that is not valid.',
+  404: 'No such client, domain, embedding or object (also on create), or one that this key may not reach.',
+  405: 'A known path with a method it does not take; `Allow` lists the methods it takes.',
+  409: 'A conflict: the name is already used (a placeholder in the domain, a username), or a scan of the domain is already running.',
+  413: `The request body is larger than ${MAX_BODY}.`,
+  429: 'Over the rate limit of the key, too many failed authentications from this address, or too many scans at once.',
+  500: 'The scan could not crawl the site (no answer, unknown host, time-out, browser failure), or something unexpected happened (logged, not shown).',
+  503: 'The database is unreachable; try again.',
+};
+
+const HEADERS: Record<number, OpenApiResponse['headers']> = {
+  401: { 'WWW-Authenticate': { description: 'Always `Bearer`.', required: true, schema: { type: 'string' } } },
+  405: { Allow: { description: 'The methods this path takes.', required: true, schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Seconds until trying again makes sense.', required: true, schema: { type: 'integer' } } },
+  503: { 'Retry-After': { description: 'Seconds until trying again makes sense.', required: true, schema: { type: 'integer' } } },
+};
+
+/** The problem+json answer of a status: its `type`, `title` and `status` are those the service sends. */
+function errorResponse(status: number): OpenApiResponse {
+  const sample = problem(status, '');
+  return {
+    description: ERROR_DESCRIPTIONS[status]!,
+    ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
+    content: {
+      [PROBLEM_TYPE]: {
+        schema: {
+          allOf: [
+            { $ref: `${SCHEMA_REF}${status === 400 ? 'ValidationProblem' : 'Problem'}` },
+            {
+              type: 'object',
+              properties: { type: { const: sample.type }, title: { const: sample.title }, status: { const: status } },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+const hasPathParameters = (row: RestRoute) => row.path.includes('/:');
+
+/**
+ * Statuses an operation can answer besides those of its row, from the HTTP layer rather than
+ * the operation: no or a wrong key, rate limits, the database gone; 413 where a body is read;
+ * 400 where a path parameter is not valid percent-encoded UTF-8 (the router cannot decode it).
+ */
+const crossCutting = (row: RestRoute) => [401, 429, 503, ...(row.body ? [413] : []), ...(hasPathParameters(row) ? [400] : [])];
+
+export const documentedErrors = (row: RestRoute): number[] =>
+  [...new Set([...row.errors, ...crossCutting(row)])].sort((a, b) => a - b);
+
+const SUCCESS_DESCRIPTIONS = { 200: 'OK', 201: 'Created', 204: 'Done; no body.' } as const;
+
+// ── the document ─────────────────────────────────────────────────────────────
+
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const DESCRIPTION = `The REST layer of the consent domain configuration service, with the paths, payloads and
+status codes of CCM19's hosting API. Generated from the service's route table and payload schemas.
+
+**Authentication.** Every request presents an API key, as the query parameter \`apiKey\` or as
+\`Authorization: Bearer …\`. An administrator key reaches every client; a client key reaches only its own
+client's paths (anything else answers 404, exactly like an id that does not exist).
+
+**Errors** are \`${PROBLEM_TYPE}\` (RFC 9457): \`type\`, \`title\`, \`status\`, \`detail\`, and for a 400 an \`errors\`
+list of \`{ path, message }\` with a JSON pointer into the payload. A path that matches no route answers 404;
+a known path with a method it does not take answers 405 with \`Allow\`.
+
+**Limits.** A body over ${MAX_BODY} answers 413; an array payload or field over ${MAX_ITEMS.toLocaleString('en')} items answers 400;
+over the rate limit 429 with \`Retry-After\`. A 400 changes nothing: a bulk request with one bad item stores none of them.`;
+
+export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serverUrl: string; routes?: RestRoute[] }): OpenApiDocument {
+  const requests = convert(requestSchemas, routes.flatMap((row) => (row.body ? [row.body] : [])), 'input');
+  const responses = convert(responseSchemas, routes.flatMap((row) => (row.response ? [row.response] : [])), 'output');
+  for (const id of Object.keys(requests.components)) {
+    if (id in responses.components) throw new Error(`schema ${id} is both a request and a response schema`);
+  }
+
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  const usedStatuses = new Set<number>([405]);
+  for (const row of routes) {
+    const operationId = operationIdOf(row);
+    if (operationIds.has(operationId)) throw new Error(`operationId ${operationId} is taken twice`);
+    operationIds.add(operationId);
+    if (row.status !== 204 && !row.response) throw new Error(`${row.method} ${row.path} has no response schema`);
+
+    const params = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+    const errors = documentedErrors(row);
+    errors.forEach((status) => usedStatuses.add(status));
+    const operation: OpenApiOperation = {
+      operationId,
+      ...summaryOf(row),
+      tags: [tagOf(row)],
+      ...(params.length > 0
+        ? {
+            parameters: params.map((name) => ({
+              name,
+              in: 'path' as const,
+              required: true as const,
+              description: PARAMETER_DESCRIPTIONS[name] ?? name,
+              schema: { type: 'string' },
+            })),
+          }
+        : {}),
+      ...(row.body ? { requestBody: { required: true as const, content: { [JSON_TYPE]: { schema: requests.schemaOf(row.body) } } } } : {}),
+      responses: {
+        [row.status]: {
+          description: SUCCESS_DESCRIPTIONS[row.status],
+          ...(row.response ? { content: { [JSON_TYPE]: { schema: responses.schemaOf(row.response) } } } : {}),
+        },
+        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` }])),
+      },
+    };
+    (paths[openApiPath(row.path)] ??= {})[row.method.toLowerCase()] = operation;
+  }
+
+  const usedTags = new Set(routes.map(tagOf));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Consent domain configuration service — REST API', version: packageVersion(), description: DESCRIPTION },
+    servers: [{ url: serverUrl }],
+    tags: Object.values(TAGS).filter((tag) => usedTags.has(tag.name)),
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      schemas: { ...requests.components, ...responses.components },
+      responses: Object.fromEntries(
+        [...usedStatuses].sort((a, b) => a - b).map((status) => {
+          const name = ERROR_RESPONSE_NAMES[status];
+          if (!name) throw new Error(`no response description for status ${status}`);
+          return [name, errorResponse(status)];
+        }),
+      ),
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'query', name: 'apiKey', description: 'The API key as a query parameter, as the real API takes it.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <key>`.' },
+      },
+    },
+  };
+}
+
+/** GET /openapi.json: the document, built at the first request and kept. */
+export function openApiDocumentHandler(serverUrl: string): RequestHandler {
+  let body: string | undefined;
+  return (_req, res) => {
+    body ??= JSON.stringify(buildOpenApiDocument({ serverUrl }));
+    res.type(JSON_TYPE).send(body);
+  };
+}

@@ -1,0 +1,82 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, createClient, createDomain } from './support/fixtures.ts';
+import { startTestService, type TestService } from './support/service.ts';
+
+/** Health, readiness, metrics and request logs: what operators watch. */
+
+const lines: Record<string, unknown>[] = [];
+let service: TestService;
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  service = await startTestService({ logger: pino({ level: 'info' }, sink) });
+}, 60_000);
+afterAll(() => service.close());
+
+describe('health and readiness', () => {
+  it('/healthz answers without a key', async () => {
+    const answer = await service.as(null).rest('GET', '/healthz');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz checks the database, the migrations and the browser, without a key', { timeout: 60_000 }, async () => {
+    const answer = await service.as(null).rest('GET', '/readyz');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', browser: 'ok' } });
+  });
+});
+
+describe('request logs', () => {
+  it('write one JSON line per request: id (taken from X-Request-Id), method, path, status, duration, client', async () => {
+    const client = await createClient(service);
+    const key = (await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'logs' })).body.key as string;
+    await service.as(key).raw({ method: 'GET', path: `${API}/${client.id}`, headers: { 'x-request-id': 'trace-4711' } });
+    const line = lines.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'trace-4711');
+    expect(line).toMatchObject({
+      level: 30,
+      req: { id: 'trace-4711', method: 'GET', url: `${API}/${client.id}` },
+      route: '/hosting/api/client/:clientId',
+      res: { status: 200 },
+      clientId: client.id,
+      responseTime: expect.any(Number),
+    });
+    expect(JSON.stringify(lines)).not.toContain(key);
+  });
+
+  it('make a request id when none (or a strange one) is given, and answer with it', async () => {
+    const answer = await service.raw({ method: 'GET', path: API, headers: { 'x-request-id': 'spaces are not allowed' } });
+    const id = answer.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines.some((entry) => (entry.req as { id?: string } | undefined)?.id === id)).toBe(true);
+  });
+});
+
+describe('metrics', () => {
+  it('are for the administrator only', async () => {
+    expect((await service.as(null).raw({ method: 'GET', path: '/metrics' })).status).toBe(401);
+    const client = await createClient(service);
+    const key = (await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'metrics' })).body.key as string;
+    expect((await service.as(key).raw({ method: 'GET', path: '/metrics' })).status).toBe(404);
+  });
+
+  it('count HTTP requests by route, GraphQL operations, scans, SQL statements and the pool', { timeout: 60_000 }, async () => {
+    const domain = await createDomain(service);
+    await service.rest('GET', `${domain.base}/placeholder`);
+    await service.graphql('query ListClients { clients { id } }');
+    await service.rest('GET', `${domain.base}/onboarding/scan`); // offline here: a crawl failure
+    const text = (await service.raw({ method: 'GET', path: '/metrics' })).text;
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/hosting\/api\/client\/:clientId\/domain\/:domainId\/placeholder",status="200"\} [1-9]/);
+    expect(text).toMatch(/graphql_operation_duration_seconds_count\{type="query",name="ListClients",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/scan_duration_seconds_count\{outcome="crawl"\} [1-9]/);
+    expect(text).toMatch(/^db_statements_total [1-9]\d*$/m);
+    expect(text).toMatch(/^db_pool_total_connections \d+$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+});
