@@ -400,7 +400,7 @@ function expectSecurityHeaders(headers: Headers) {
 }
 
 describe('security headers', () => {
-  it('the GraphiQL page answers without a key, with the headers, and loads scripts only from itself or unpkg', async () => {
+  it('the GraphiQL page answers without a key, with the headers, and loads scripts only from itself', async () => {
     const page = await service.as(null).raw({ method: 'GET', path: '/graphql', headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -412,14 +412,16 @@ describe('security headers', () => {
     for (const src of scriptSources) expect(allows(csp.get('script-src'), src, service.baseUrl), src).toBe(true);
   });
 
-  it("the GraphiQL page's own fetches of its editor workers are allowed by the policy", async () => {
+  it('the policy allows scripts and styles from this service only: no CDN, no inline script', async () => {
     const page = await service.as(null).raw({ method: 'GET', path: '/graphql', headers: { accept: 'text/html' } });
     const csp = cspDirectives(page.headers.get('content-security-policy'));
-    // The page fetch()es its editor workers' code (then runs it from blob: URLs): connect-src must allow that.
-    const fetched = [...(/workerUrls\s*=\s*\{([^}]*)\}/.exec(page.text)?.[1] ?? '').matchAll(/"(https?:[^"]+)"/g)].map((match) => match[1]!);
-    expect(fetched.length).toBeGreaterThan(0);
-    for (const url of fetched) expect(allows(csp.get('connect-src'), url, service.baseUrl), `connect-src for ${url}`).toBe(true);
-    expect(allows(csp.get('worker-src'), 'blob:x', service.baseUrl)).toBe(true);
+    expect(allows(csp.get('script-src'), 'https://unpkg.com/x.js', service.baseUrl)).toBe(false);
+    expect(allows(csp.get('style-src'), 'https://unpkg.com/x.css', service.baseUrl)).toBe(false);
+    expect(allows(csp.get('connect-src'), 'https://unpkg.com/x.js', service.baseUrl)).toBe(false);
+    // Every script element of the page names a file of this service (the options are JSON data, not code).
+    for (const [element] of page.text.matchAll(/<script[^>]*>/gi)) {
+      expect(element, element).toMatch(/\ssrc="\/graphiql\/|type="application\/json"/);
+    }
   });
 
   it('JSON answers carry them too: GraphQL, REST, problems and health', async () => {
