@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,6 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { API, createClient, createDomain } from './support/fixtures.ts';
+import { startServiceProcess } from './support/service-process.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
 /** API keys: created per client, listed by prefix, revoked; the administrator key; keys never logged. */
@@ -135,41 +134,11 @@ describe('the administrator key', () => {
   });
   afterAll(() => rm(workDir, { recursive: true, force: true }));
 
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
+  /** Starts the real service without ADMIN_API_KEY. */
+  const start = (environment: string) =>
+    startServiceProcess({
+      env: { DATABASE_URL: '', ADMIN_API_KEY: '', DATA_DIR: join(workDir, 'data'), NODE_ENV: environment, LOG_LEVEL: 'info' },
     });
-
-  /** Starts the real service without ADMIN_API_KEY; returns what it printed and a way to call it. */
-  async function start(environment: string) {
-    const port = await freePort();
-    const child = spawn(process.execPath, [new URL('../src/main.ts', import.meta.url).pathname], {
-      env: { ...process.env, DATABASE_URL: '', ADMIN_API_KEY: '', DATA_DIR: join(workDir, 'data'), PORT: String(port), NODE_ENV: environment, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    for (let attempt = 0; attempt < 100 && child.exitCode === null; attempt++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return {
-      port,
-      output: () => ({ stdout, stderr }),
-      exited,
-      async stop() {
-        if (child.exitCode === null) child.kill('SIGTERM');
-        return exited;
-      },
-    };
-  }
 
   it('is created at the first start in development, printed once, works, and is not printed again', async () => {
     const first = await start('development');

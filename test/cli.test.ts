@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { createKeyRing } from '../src/features/api-keys/key-ring.ts';
 import { type FixtureWebsites, startFixtureWebsites } from './fixtures/websites.ts';
 import { freshTestDatabase } from './support/database.ts';
+import { startServiceProcess } from './support/service-process.ts';
 
 /**
  * The `consent-config` command line, run as a child process the way operators run it, against
@@ -292,40 +293,19 @@ describe('usage', () => {
 });
 
 describe('serve', () => {
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
-
   it('starts the service, answers /healthz, and stops cleanly on SIGTERM with exit code 0', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: environment({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ADMIN_API_KEY: 'cli-test-admin-key-0123456789', NODE_ENV: 'test' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const service = await startServiceProcess({
+      args: [CLI, 'serve'],
+      env: environment({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', ADMIN_API_KEY: 'cli-test-admin-key-0123456789', NODE_ENV: 'test' }),
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      let healthy = false;
-      for (let attempt = 0; attempt < 200 && child.exitCode === null && !healthy; attempt++) {
-        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(healthy, stderr).toBe(true);
-      expect(stdout).toContain(`listening on http://127.0.0.1:${port}`);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stdout).toMatch(/shutting down/);
-      expect(stdout).toMatch(/stopped/);
+      expect(service.ready, service.output().stderr).toBe(true);
+      expect(service.output().stdout).toContain(`listening on ${service.base}`);
+      expect(await service.stop('SIGTERM')).toBe(0);
+      expect(service.output().stdout).toMatch(/shutting down/);
+      expect(service.output().stdout).toMatch(/stopped/);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await service.stop('SIGKILL');
     }
   }, 60_000);
 

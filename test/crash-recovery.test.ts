@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinPresets } from '../src/onboarding/catalog/builtin.ts';
 import { freshTestDatabase } from './support/database.ts';
+import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 
 /**
  * The service process killed (SIGKILL) while a bulk replace or a preset import is running:
@@ -15,46 +14,22 @@ import { freshTestDatabase } from './support/database.ts';
  */
 
 const ADMIN = 'crash-test-admin-key-0123456789';
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
 let workDir: string;
 let env: Record<string, string>;
 let dropDatabase: () => Promise<void>;
-let child: ChildProcess | undefined;
 let base: string;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+let service: ServiceProcess | undefined;
 
 async function startService(): Promise<void> {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr}`);
-    const ready = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the service did not start: ${stderr}`);
+  service = await startServiceProcess({ env: { ...env, LOG_LEVEL: 'warn', NODE_ENV: 'test' } });
+  if (!service.ready) throw new Error(`the service did not start: ${service.output().stderr}`);
+  base = service.base;
 }
 
 async function killService(): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child!.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
+  await service?.stop('SIGKILL');
 }
 
 const api = async (method: string, path: string, body?: unknown) => {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServiceProcess } from './support/service-process.ts';
 
 /**
  * Graceful shutdown of the real service process on SIGTERM: it stops accepting, lets the
@@ -28,40 +28,20 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 describe('shutdown', () => {
   it('on SIGTERM finishes the request in flight, refuses new ones, closes everything and exits 0', { timeout: 90_000 }, async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [new URL('../src/main.ts', import.meta.url).pathname], {
+    const service = await startServiceProcess({
       env: {
-        ...process.env,
         DATABASE_URL: '',
         DATA_DIR: join(workDir, 'data'),
         ADMIN_API_KEY: ADMIN,
-        PORT: String(port),
         LOG_FORMAT: 'json',
         SCAN_ALLOW_PRIVATE_ADDRESSES: '1',
         SCAN_GRACE_MS: '0',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let logs = '';
-    child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    for (let attempt = 0; attempt < 200; attempt++) {
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    expect(service.ready, service.output().stderr).toBe(true);
+    const base = service.base;
     const api = (method: string, path: string, body?: unknown) =>
       fetch(`${base}/hosting/api${path}`, {
         method,
@@ -74,7 +54,7 @@ describe('shutdown', () => {
 
     const inFlight = api('GET', `/client/${client.id}/domain/${domain.id}/onboarding/scan`);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the scan is waiting for the slow page
-    child.kill('SIGTERM');
+    const exited = service.stop('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const refused = await fetch(`${base}/healthz`).then(
       () => 'answered',
@@ -86,7 +66,8 @@ describe('shutdown', () => {
     expect(((await answer.json()) as { pages: { status: number }[] }).pages[0]!.status).toBe(200);
     expect(refused).toBe('refused');
     expect(await exited).toBe(0);
-    expect(logs).toMatch(/"signal":"SIGTERM".*"msg":"shutting down"/);
-    expect(logs).toMatch(/"msg":"stopped"/);
+    const { stdout } = service.output();
+    expect(stdout).toMatch(/"signal":"SIGTERM".*"msg":"shutting down"/);
+    expect(stdout).toMatch(/"msg":"stopped"/);
   });
 });
