@@ -288,6 +288,35 @@ describe('embeddings from cookies', () => {
     expect(ga.assets.map((a) => a.name)).toEqual(GA4.cookies.map((c) => c.name));
   });
 
+  it('adds to an embedding the operator made by hand under the service\'s name, matched case-insensitively', async () => {
+    const made = await service.rest('POST', `${domain.base}/embedding`, {
+      name: 'youtube',
+      purpose: '6cd2721',
+      assets: [{ name: 'VISITOR_INFO1_LIVE' }],
+    });
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: 'VISITOR_INFO1_LIVE', storageType: 'cookie' },
+      { name: 'YSC', storageType: 'cookie' },
+    ]);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toHaveLength(1);
+    expect(answer.body[0]).toMatchObject({ id: made.body.id, name: 'youtube' });
+    expect(answer.body[0].assets.map((a: { name: string }) => a.name)).toEqual(['VISITOR_INFO1_LIVE', 'YSC']);
+    expect((await service.rest('GET', `${domain.base}/embedding`)).body).toHaveLength(1);
+  });
+
+  it('recognises no service by a name many sites give their own cookies', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: 'cart', storageType: 'cookie' },
+      { name: 'csrftoken', storageType: 'cookie' },
+      { name: 'uid', storageType: 'cookie' },
+      { name: 'MR', storageType: 'cookie' },
+    ]);
+    expect(answer.status).toBe(201);
+    expect(answer.body.map((e: { name: string }) => e.name)).toEqual(['Unrecognised cookies']);
+    expect(answer.body[0].assets.map((a: { name: string }) => a.name)).toEqual(['cart', 'csrftoken', 'uid', 'MR']);
+  });
+
   it.each([
     ['an empty name', [{ name: '', storageType: 'cookie' }], '/0/name'],
     ['an unknown storage type', [{ name: 'x', storageType: 'indexedDb' }], '/0/storageType'],
@@ -407,6 +436,22 @@ describe('the preset catalog in GraphQL', () => {
     const byName = (await service.graphql(query, { search: 'analytics 4' })).data.presets;
     expect(byName[0]).toMatchObject({ id: GA4.id, source: 'builtin', cookies: [{ name: '_ga', wildcard: false }, { name: '_ga_*', wildcard: true }] });
     expect((await service.graphql(query, { first: 5 })).data.presets).toHaveLength(5);
+  });
+
+  it('lists the whole catalog a page at a time, and finds one service by id', async () => {
+    const page = 'query($offset: Int) { presets(first: 40, offset: $offset) { id } }';
+    const ids: number[] = [];
+    for (let offset = 0; ; offset += 40) {
+      const batch = (await service.graphql(page, { offset })).data.presets as { id: number }[];
+      ids.push(...batch.map((preset) => preset.id));
+      if (batch.length < 40) break;
+    }
+    // Every built-in service (and what an earlier test imported), each once, by id.
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+    expect(ids).toEqual(expect.arrayContaining(builtinPresets.map((preset) => preset.id)));
+    const one = await service.graphql('query($id: Int!) { preset(id: $id) { name vendor } }', { id: YOUTUBE.id });
+    expect(one.data.preset).toEqual({ name: 'YouTube', vendor: YOUTUBE.vendor });
+    expect((await service.graphql('{ preset(id: 999999) { name } }')).data.preset).toBeNull();
   });
 });
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../src/onboarding/catalog/catalog.ts';
+import { recogniseServices } from '../src/onboarding/recognise.ts';
 import { dnsEgressPolicy } from '../src/onboarding/scanner/address-policy.ts';
 import { createSharedBrowser, type SharedBrowser } from '../src/onboarding/scanner/browser.ts';
 import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings } from '../src/onboarding/scanner/scan.ts';
@@ -91,6 +93,49 @@ describe('scanning the fixture shop', () => {
 
   it('refuses nothing on a site that loads only public (fixture) addresses', () => {
     expect(found.refusedRequests).toEqual([]);
+  });
+});
+
+describe('scanning a site with embeds of several services', () => {
+  let found: ScanFindings;
+  beforeAll(async () => {
+    found = await scanner().scan('http://www.bistro.test/');
+  }, 60_000);
+
+  it('reads the cookies the embeds set, first and third party', () => {
+    const byName = Object.fromEntries(found.cookies.map((cookie) => [cookie.name, cookie]));
+    expect(Object.keys(byName).sort()).toEqual(['_fbp', '_hjSessionUser_4711', 'cart', 'csrftoken', 'player', 'vuid']);
+    expect(byName.vuid).toMatchObject({ domain: 'player.vimeo.com', party: 'third', secure: true, sameSite: 'None' });
+    expect(byName._hjSessionUser_4711).toMatchObject({ domain: 'www.bistro.test', party: 'first' });
+    expect(byName._fbp).toMatchObject({ domain: 'www.bistro.test', party: 'first' });
+  });
+
+  it('refuses subresources on private addresses and still scans the page', () => {
+    expect(found.pages[0]).toEqual({ url: 'http://www.bistro.test/', status: 200 });
+    expect(found.refusedRequests.map((refused) => refused.host).sort()).toEqual(['10.0.0.8', '127.0.0.1']);
+    expect(found.refusedRequests.every((refused) => /non-public/.test(refused.reason))).toBe(true);
+    expect(sites.hits.get('127.0.0.1 /private-script.js')).toBeUndefined();
+  });
+
+  it("takes the site's own privacy page, not a foreign one linked before it", () => {
+    expect(found.privacyPolicyUrl).toBe('http://www.bistro.test/datenschutz-hinweise');
+    expect(found.imprintUrl).toBe('http://www.bistro.test/impressum');
+    expect(found.address).toEqual({ company: 'Bistro Fixture UG', street: 'Am Markt 3', zipCode: '04109', city: 'Leipzig' });
+  });
+
+  it('recognises the embedded services by script, frame and cookie, and nothing by names every shop uses', () => {
+    const recognised = recogniseServices(builtinCatalog(), found);
+    expect(recognised.map((preset) => preset.name).sort()).toEqual(['Hotjar', 'Meta Pixel', 'Vimeo']);
+    const vimeo = recognised.find((preset) => preset.name === 'Vimeo')!;
+    expect(vimeo.evidence).toEqual(
+      expect.arrayContaining([
+        { kind: 'iframe', value: 'https://player.vimeo.com/video/76979871' },
+        { kind: 'cookie', value: 'vuid' },
+      ]),
+    );
+    expect(recognised.find((preset) => preset.name === 'Hotjar')!.evidence).toEqual(
+      expect.arrayContaining([{ kind: 'cookie', value: '_hjSessionUser_4711' }]),
+    );
   });
 });
 

@@ -312,6 +312,7 @@ const QUERIES: Record<string, 'A-scoped' | 'own-list' | 'shared'> = {
   domain: 'A-scoped',
   clients: 'own-list',
   presets: 'shared',
+  preset: 'shared',
 };
 const QUERY_IDS: Record<string, Record<string, IdName>> = {
   client: { id: 'clientId' },
@@ -510,6 +511,9 @@ describe('GraphQL: a client key on another client', () => {
     const presets = await asB.graphql('{ presets(first: 5) { id name } }');
     expect(presets.errors).toBeUndefined();
     expect(presets.data.presets.length, 'B reads the shared catalog').toBeGreaterThan(0);
+    const onePreset = await asB.graphql('{ preset(id: 200) { id } }');
+    expect(onePreset.errors).toBeUndefined();
+    expect(onePreset.data.preset, 'B reads one service of the shared catalog').toEqual({ id: 200 });
 
     expect(scans.length - scansBefore, 'a refused scan must not start one').toBe(0);
     expect(await snapshotOf(a.ids.clientId!)).toBe(before);

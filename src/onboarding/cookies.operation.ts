@@ -68,6 +68,30 @@ type Group = {
 
 const assetKey = (asset: { name: string; storageType?: string | undefined }) => `${asset.storageType ?? 'cookie'} ${asset.name}`;
 
+const sameName = (name: string) => name.trim().toLocaleLowerCase('en');
+
+/**
+ * The domain's embedding for each group, if it has one: the one onboarding made for that
+ * service, else one the operator made by hand under the service's name (e.g. "YouTube").
+ */
+async function findExistingEmbeddings(em: EntityManager, domain: DomainRow, groups: Map<string, Group>): Promise<void> {
+  const candidates = await em.find(
+    EmbeddingEntity,
+    { domain },
+    { fields: ['id', 'name', 'catalogKey'], orderBy: { id: 'asc' }, disableIdentityMap: true },
+  );
+  const chosen = new Map<string, string>();
+  for (const group of groups.values()) {
+    const byKey = candidates.find((embedding) => embedding.catalogKey === group.key);
+    const byName = group.entry && candidates.find((embedding) => sameName(embedding.name) === sameName(group.entry!.name));
+    const match = byKey ?? byName;
+    if (match) chosen.set(match.id, group.key);
+  }
+  if (chosen.size === 0) return;
+  const existing = await em.find(EmbeddingEntity, { id: { $in: [...chosen.keys()] } }, { populate: ['assets'] });
+  for (const embedding of existing) groups.get(chosen.get(embedding.id)!)!.existing = embedding;
+}
+
 /** Works out what to create and extend; reads, never writes. */
 async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCookie[]) {
   const catalog = await loadCatalog(em);
@@ -90,15 +114,7 @@ async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCoo
     };
   });
 
-  const existing = await em.find(
-    EmbeddingEntity,
-    { domain, catalogKey: { $in: [...groups.keys()] } },
-    { populate: ['assets'], orderBy: { id: 'asc' } },
-  );
-  for (const embedding of existing) {
-    const group = groups.get(embedding.catalogKey!);
-    if (group && !group.existing) group.existing = embedding;
-  }
+  await findExistingEmbeddings(em, domain, groups);
   for (const group of groups.values()) {
     if (!group.existing) continue;
     const present = new Set(group.existing.assets.getItems().map(assetKey));

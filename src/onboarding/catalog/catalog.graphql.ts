@@ -61,14 +61,26 @@ export const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
 builder.queryField('presets', (t) =>
   t.field({
     type: [PresetType],
-    description: 'Catalog services whose name, vendor or cookie names contain `search` (all when absent), by id.',
+    description: 'Catalog services whose name, vendor or cookie names contain `search` (all when absent), by id, a page at a time.',
     args: {
       search: t.arg.string(),
       first: t.arg.int({ defaultValue: 100, description: 'At most this many (1–200).' }),
+      offset: t.arg.int({ defaultValue: 0, description: 'Skip this many matches first (for the next page).' }),
     },
-    resolve: async (_, { search, first }, ctx) => {
+    resolve: async (_, { search, first, offset }, ctx) => {
       const limit = Math.min(Math.max(first ?? 100, 1), 200);
-      return (await loadCatalog(ctx.em)).search(search ?? undefined).slice(0, limit);
+      const skip = Math.max(offset ?? 0, 0);
+      return (await loadCatalog(ctx.em)).search(search ?? undefined).slice(skip, skip + limit);
     },
+  }),
+);
+
+builder.queryField('preset', (t) =>
+  t.field({
+    type: PresetType,
+    nullable: true,
+    description: 'One catalog service by its preset id (null when there is none).',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_, { id }, ctx) => (await loadCatalog(ctx.em)).byId(id) ?? null,
   }),
 );

@@ -8,7 +8,8 @@ import type { Preset } from './preset.ts';
 /**
  * The catalog the onboarding operations consult: the built-in presets plus what operators
  * imported. It recognises a service by a cookie or storage key (exact name first, then
- * patterns; built-in before imported) and by the URL of a script or frame.
+ * patterns; built-in before imported; names common to many sites never) and by the URL of a
+ * script or frame.
  */
 
 export type CatalogCookie = {
@@ -50,6 +51,28 @@ const patternOf = (name: string) =>
 
 type Indexed = { entry: CatalogEntry; cookie: CatalogCookie; pattern?: RegExp };
 
+/**
+ * Names many websites give their own cookies and storage keys (a cart, a CSRF token, a user id):
+ * a service that also uses one still lists it among its assets, but finding the name on a site
+ * says nothing about which service set it.
+ */
+const COMMON_NAMES = new Set(
+  [
+    'cart', 'basket', 'checkout', 'csrftoken', 'csrf_token', 'xsrf-token', '_csrf', 'token', 'session', 'sessionid',
+    'session_id', 'sid', 'uid', 'userid', 'user_id', 'id', 'lang', 'language', 'locale', 'localization', 'currency',
+    'country', 'region', 'consent', 'cookieconsent', 'player', 'test', 'test_cookie', 'debug', 'theme', 'timezone',
+  ],
+);
+
+/** Fixed characters a name or pattern needs before it counts as evidence of a service. */
+const MIN_DISTINCTIVE = 3;
+
+/** Whether a catalog name may recognise its service (see COMMON_NAMES). */
+export function isDistinctive(cookie: Pick<CatalogCookie, 'name' | 'wildcard'>): boolean {
+  const fixed = cookie.wildcard ? cookie.name.split('*')[0]! : cookie.name;
+  return fixed.length >= MIN_DISTINCTIVE && !COMMON_NAMES.has(cookie.name.toLowerCase());
+}
+
 export class Catalog {
   readonly entries: readonly CatalogEntry[];
   readonly #byId: Map<number, CatalogEntry>;
@@ -61,6 +84,7 @@ export class Catalog {
     this.#byId = new Map(entries.map((entry) => [entry.id, entry]));
     for (const entry of entries) {
       for (const cookie of entry.cookies) {
+        if (!isDistinctive(cookie)) continue;
         const indexed: Indexed = { entry, cookie };
         if (cookie.wildcard) this.#patterns[entry.source].push({ ...indexed, pattern: patternOf(cookie.name) });
         else {

@@ -28,10 +28,10 @@ for (const [network, prefix] of [
   nonPublic.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form (::a.b.c.d)
   ['fc00::', 7], // unique local (also AWS metadata fd00:ec2::254)
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, still private)
   ['ff00::', 8], // multicast
   ['2001:db8::', 32], // documentation
   ['100::', 64], // discard

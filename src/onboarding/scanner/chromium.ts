@@ -46,6 +46,8 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  // WebRTC's UDP would go around the egress guard's proxy.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--disable-domain-reliability',
   '--disable-breakpad',
   '--mute-audio',

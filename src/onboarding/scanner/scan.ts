@@ -120,7 +120,11 @@ function readStorageKeys() {
   return { origin: location.origin, local: keys(localStorage), session: keys(sessionStorage) };
 }
 
-const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: false }) ?? hostname;
+/**
+ * The registrable domain (eTLD+1), counting the private part of the public-suffix list as
+ * browsers do: `shop.myshopify.com` and `other.myshopify.com` are different sites.
+ */
+const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
 
 function normalise(href: string): string | undefined {
   if (!URL.canParse(href)) return undefined;
@@ -215,6 +219,7 @@ type Crawl = {
   iframes: Set<string>;
   storage: { local: Map<string, FoundStorageKey>; session: Map<string, FoundStorageKey> };
   texts: Map<string, { text: string; jsonLd: string[] }>;
+  /** The links to pages of the site itself, from every page visited (for the legal pages). */
   allLinks: PageLink[];
   /** Visits in the order they started (a visit fills in its entry when it ends). */
   pages: VisitedPage[];
@@ -284,9 +289,11 @@ async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): P
   for (const link of content.links) {
     const next = normalise(link.href);
     if (!next) continue;
-    crawl.allLinks.push({ href: next, text: link.text });
     const nextUrl = new URL(next);
-    if (crawl.seen.has(next) || siteOf(nextUrl.hostname) !== crawl.site || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
+    // Only the site's own pages: a "Datenschutz" link to an embedded service's policy is not the site's.
+    if (siteOf(nextUrl.hostname) !== crawl.site) continue;
+    crawl.allLinks.push({ href: next, text: link.text });
+    if (crawl.seen.has(next) || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
     crawl.seen.add(next);
     const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
     if (score > 0) legal.push({ url: next, score });
