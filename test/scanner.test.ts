@@ -139,6 +139,19 @@ describe('scanning a site with embeds of several services', () => {
   });
 });
 
+describe('a site that moved', () => {
+  it('is crawled where its start address redirects to, with its cookies as first party', async () => {
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageLimit: 3 } }).scan('http://bistro-alt.test/');
+    expect(found.pages.map((page) => page.url)).toEqual([
+      'http://bistro-alt.test/',
+      'http://www.bistro.test/impressum',
+      'http://www.bistro.test/datenschutz-hinweise',
+    ]);
+    expect(found.imprintUrl).toBe('http://www.bistro.test/impressum');
+    expect(found.cookies.find((cookie) => cookie.name === 'cart')).toMatchObject({ domain: 'www.bistro.test', party: 'first' });
+  });
+});
+
 describe('limits and isolation', () => {
   it('stops at the page limit', async () => {
     const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageLimit: 10 } }).scan(

@@ -265,6 +265,8 @@ async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): P
     if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
   }
   entry.status = status;
+  // A site that moved (example.com → www.example.de) is crawled where it landed.
+  if (isStart) crawl.site = siteOf(new URL(page.url()).hostname);
   const { limits } = crawl;
   await page.waitForNetworkIdle({ idleTime: limits.networkIdleMs, timeout: limits.navigationTimeoutMs }).catch(() => {});
   // Tags fire on the landing page; give their late cookies time before moving on. Later pages
