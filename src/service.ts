@@ -90,8 +90,10 @@ export async function startService(): Promise<ServiceHandle> {
     if (stopping) return;
     void stop({ signal }).then(() => process.exit(0));
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  // Kept for the whole run: a second signal while draining (a terminal's Ctrl-C reaches a
+  // launcher and the service both) must not fall back to the default of dying at once.
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 
   return { base, close: () => stop({}) };
 }

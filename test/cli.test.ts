@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/orm.ts';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
@@ -20,6 +20,8 @@ import { startServiceProcess } from './support/service-process.ts';
  */
 
 const CLI = new URL('../bin/consent-config.ts', import.meta.url).pathname;
+/** The package's `bin`: what `npm link` or `npx consent-config` run. */
+const LAUNCHER = new URL('../bin/consent-config.js', import.meta.url).pathname;
 const OCD = new URL('../../shared/data/open-cookie-database/open-cookie-database.csv', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -304,6 +306,30 @@ describe('serve', () => {
       expect(await service.stop('SIGTERM')).toBe(0);
       expect(service.output().stdout).toMatch(/shutting down/);
       expect(service.output().stdout).toMatch(/stopped/);
+    } finally {
+      await service.stop('SIGKILL');
+    }
+  }, 60_000);
+
+  it('runs as the installed command from a checkout whatever node comes first in PATH, and stops cleanly on SIGINT', async () => {
+    // The system's node (20 on these machines) first in PATH: the launcher hands over to the pinned Node 24.
+    const systemNode = ['/usr/local/bin/node', '/usr/bin/node'].find((path) => existsSync(path));
+    const service = await startServiceProcess({
+      command: LAUNCHER,
+      args: ['serve'],
+      env: environment({
+        PATH: [systemNode ? dirname(systemNode) : dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        ADMIN_API_KEY: 'cli-test-admin-key-0123456789',
+        NODE_ENV: 'test',
+      }),
+    });
+    try {
+      expect(service.ready, service.output().stderr).toBe(true);
+      expect(await service.stop('SIGINT')).toBe(0);
+      expect(service.output().stdout).toMatch(/"signal":"SIGINT".*"msg":"shutting down"/);
+      expect(service.output().stdout).toMatch(/"msg":"stopped"/);
     } finally {
       await service.stop('SIGKILL');
     }

@@ -50,6 +50,14 @@ describe('request logs', () => {
     expect(JSON.stringify(lines)).not.toContain(key);
   });
 
+  it('name the route and the URL as requested for GraphQL and the mounted pages too', async () => {
+    await service.raw({ method: 'POST', path: '/graphql', headers: { 'x-request-id': 'trace-graphql', 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ clients { id } }' }) });
+    await service.as(null).raw({ method: 'GET', path: '/docs', headers: { 'x-request-id': 'trace-docs' } });
+    const byId = (id: string) => lines.find((entry) => (entry.req as { id?: string } | undefined)?.id === id);
+    expect(byId('trace-graphql')).toMatchObject({ req: { url: '/graphql' }, route: '/graphql', msg: 'POST /graphql 200' });
+    expect(byId('trace-docs')).toMatchObject({ req: { url: '/docs' }, route: '/docs', msg: 'GET /docs 200' });
+  });
+
   it('make a request id when none (or a strange one) is given, and answer with it', async () => {
     const answer = await service.raw({ method: 'GET', path: API, headers: { 'x-request-id': 'spaces are not allowed' } });
     const id = answer.headers.get('x-request-id');
@@ -71,7 +79,14 @@ describe('metrics', () => {
     await service.rest('GET', `${domain.base}/placeholder`);
     await service.graphql('query ListClients { clients { id } }');
     await service.rest('GET', `${domain.base}/onboarding/scan`); // offline here: a crawl failure
+    await service.graphql('{ clients { id ');
+    await service.graphql('{ noSuchField }');
+    await service.as(null).raw({ method: 'GET', path: '/docs' });
     const text = (await service.raw({ method: 'GET', path: '/metrics' })).text;
+    expect(text).toMatch(/graphql_rejected_total\{stage="parse"\} [1-9]/);
+    expect(text).toMatch(/graphql_rejected_total\{stage="validate"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/graphql",status="200"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/docs",status="200"\} [1-9]/);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/hosting\/api\/client\/:clientId\/domain\/:domainId\/placeholder",status="200"\} [1-9]/);
     expect(text).toMatch(/graphql_operation_duration_seconds_count\{type="query",name="ListClients",outcome="ok"\} [1-9]/);
     expect(text).toMatch(/scan_duration_seconds_count\{outcome="crawl"\} [1-9]/);

@@ -11,8 +11,18 @@ import { graphqlHardening } from './hardening.ts';
 import { schema } from './schema.ts';
 
 
-/** Times every operation for the metrics, by type, name and outcome. */
+/** Times every operation for the metrics, by type, name and outcome; counts refused documents. */
 const operationMetrics = (metrics: Metrics): Plugin => ({
+  onParse() {
+    return ({ result }) => {
+      if (result instanceof Error) metrics.graphqlRejected('parse');
+    };
+  },
+  onValidate() {
+    return ({ valid }) => {
+      if (!valid) metrics.graphqlRejected('validate');
+    };
+  },
   onExecute({ args }) {
     const started = performance.now();
     const operation = (args.document as DocumentNode).definitions.find(

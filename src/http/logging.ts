@@ -3,9 +3,34 @@ import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
 import { callerOf } from './authentication.ts';
+import { routeName } from './route-name.ts';
 
-/** `?apiKey=…` → `?apiKey=[redacted]`: API keys never reach a log line. */
-export const redactUrl = (url: string): string => url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
+/** A query parameter's name as the query parser reads it (`api%4Bey` is `apiKey` too). */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** `?apiKey=…` (however its name is encoded) → `?apiKey=[redacted]`: API keys never reach a log line. */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const end = url.includes('#') ? url.indexOf('#') : url.length;
+  const query = url
+    .slice(start + 1, end)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0]!;
+      return decodedName(name).toLowerCase() === 'apikey' ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, start + 1)}${query}${url.slice(end)}`;
+}
+
+const requestedUrl = (req: IncomingMessage): string => (req as Request).originalUrl ?? req.url ?? '';
 
 /** One log line per request: id, method, route, status, duration, client; never keys or bodies. */
 export const requestLogging = (logger: Logger) =>
@@ -16,18 +41,23 @@ export const requestLogging = (logger: Logger) =>
     customProps: (req: IncomingMessage) => {
       const request = req as Request;
       const caller = callerOf(request);
-      const route = request.route?.path ?? (request.baseUrl || undefined);
+      const route = routeName(request);
       return {
-        ...(route ? { route: String(route) } : {}),
+        ...(route ? { route } : {}),
         ...(caller?.kind === 'client' ? { clientId: caller.clientId } : caller ? { caller: 'admin' } : {}),
       };
     },
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+      // The URL as the client sent it: Express shortens `url` inside mounted routers.
+      req: (req: { id: string; method: string; url: string; raw: IncomingMessage }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(requestedUrl(req.raw)),
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
       error || res.statusCode >= 500 ? 'error' : 'info',
-    customSuccessMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode}`,
-    customErrorMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode}`,
+    customSuccessMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${redactUrl(requestedUrl(req))} ${res.statusCode}`,
+    customErrorMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${redactUrl(requestedUrl(req))} ${res.statusCode}`,
   });

@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { problem, sendProblem } from '../../rest-adapter/problem.ts';
 import type { StatementCounter } from '../db/statements.ts';
 import { callerOf } from './authentication.ts';
+import { routeName } from './route-name.ts';
 
 /** Connection pool figures, read when metrics are scraped. */
 export type PoolStats = () => { total: number; idle: number; waiting: number } | undefined;
@@ -16,10 +17,15 @@ export type Metrics = {
   /** Middleware that times every request. */
   observe(req: Request, res: Response, next: NextFunction): void;
   graphqlOperation(type: string, name: string, outcome: 'ok' | 'error', seconds: number): void;
+  /** A GraphQL document refused before execution: unparsable, or invalid against the schema or the limits. */
+  graphqlRejected(stage: 'parse' | 'validate'): void;
   scan(outcome: 'ok' | 'site' | 'refused' | 'crawl' | 'busy', seconds: number): void;
   /** GET /metrics, for the administrator key only. */
   serve(req: Request, res: Response): Promise<void>;
 };
+
+/** Distinct GraphQL operation names the metrics keep apart. */
+const MAX_OPERATION_NAMES = 200;
 
 export function createMetrics(statements: StatementCounter, poolStats: PoolStats = () => undefined): Metrics {
   const registry = new Registry();
@@ -39,6 +45,20 @@ export function createMetrics(statements: StatementCounter, poolStats: PoolStats
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const graphqlRejected = new Counter({
+    name: 'graphql_rejected_total',
+    help: 'GraphQL documents refused before execution, by stage (parse, validate)',
+    labelNames: ['stage'] as const,
+    registers,
+  });
+  // Operation names come from callers: past this many distinct ones, the rest share one label.
+  const operationNames = new Set<string>();
+  const nameLabel = (name: string) => {
+    if (operationNames.has(name)) return name;
+    if (operationNames.size >= MAX_OPERATION_NAMES || name.length > 64) return 'other';
+    operationNames.add(name);
+    return name;
+  };
   const scanDuration = new Histogram({
     name: 'scan_duration_seconds',
     help: 'Website scans by outcome (ok, site, refused, crawl, busy)',
@@ -76,13 +96,15 @@ export function createMetrics(statements: StatementCounter, poolStats: PoolStats
     observe(req, res, next) {
       const stop = httpDuration.startTimer();
       res.once('finish', () => {
-        const route = req.route?.path ?? (req.baseUrl || 'unmatched');
-        stop({ method: req.method, route: String(route), status: String(res.statusCode) });
+        stop({ method: req.method, route: routeName(req) ?? 'unmatched', status: String(res.statusCode) });
       });
       next();
     },
     graphqlOperation(type, name, outcome, seconds) {
-      graphqlDuration.observe({ type, name, outcome }, seconds);
+      graphqlDuration.observe({ type, name: nameLabel(name), outcome }, seconds);
+    },
+    graphqlRejected(stage) {
+      graphqlRejected.inc({ stage });
     },
     scan(outcome, seconds) {
       scanDuration.observe({ outcome }, seconds);

@@ -49,10 +49,16 @@ export function pathOf(route: { path: string }, world: World, odd?: { param: str
   });
 }
 
-/** Everything a refused request must leave alone: the seeded domain and the client list. */
+/** Everything a refused request must leave alone: the seeded domain, the client's domains and keys, the client list. */
 export async function stateOf(service: TestService, world: World) {
-  const [domain, clients] = await Promise.all([domainState(service, world.domain), service.rest('GET', API)]);
-  return { domain, clients: clients.body };
+  const client = `${API}/${world.ids.clientId}`;
+  const [domain, domains, apiKeys, clients] = await Promise.all([
+    domainState(service, world.domain),
+    service.rest('GET', `${client}/domain`),
+    service.rest('GET', `${client}/apikey`),
+    service.rest('GET', API),
+  ]);
+  return { domain, domains: domains.body, apiKeys: apiKeys.body, clients: clients.body };
 }
 
 /** A valid body per body route, made unique by `tag` where a name must be unique. */

@@ -28,19 +28,24 @@ export const freePort = () =>
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** Starts it with `env` on a free port and waits until /healthz answers or the process ends. */
+/**
+ * Starts it with `env` on a free port and waits until /healthz answers or the process ends.
+ * `command` is the program to run (default: this Node.js, given `args`).
+ */
 export async function startServiceProcess({
   env,
+  command = process.execPath,
   args = ['src/main.ts'],
   timeoutMs = 30_000,
 }: {
   env: Record<string, string>;
+  command?: string;
   args?: string[];
   timeoutMs?: number;
 }): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
