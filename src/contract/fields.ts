@@ -10,6 +10,9 @@ z.config({
 /** An array payload or array field holds at most this many items (SERVICE.md §3). */
 export const MAX_ITEMS = 1000;
 
+/** The largest integer a stored `integer` column (and GraphQL's Int) holds. */
+export const MAX_INT32 = 2_147_483_647;
+
 /** The six purpose ids of SERVICE.md §1, with what they mean. */
 export const PURPOSES = {
   '41ba25c': 'technically necessary',

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { PostalAddress } from '../onboarding/scanner/address.ts';
 import type { FoundCookie, FoundStorageKey, VisitedPage } from '../onboarding/scanner/scan.ts';
-import { list, purposeId, text, translations } from './fields.ts';
+import { list, MAX_INT32, purposeId, text, translations } from './fields.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
 
 export const onboardingPresetList = list(
   z.strictObject({
-    id: z.int().min(1).meta({ description: 'A preset id of the catalog (each at most once).' }),
+    id: z.int().min(1).max(MAX_INT32).meta({ description: 'A preset id of the catalog (each at most once).' }),
     active: z.boolean().optional().meta({ description: 'Activate the created embedding at once (default false).' }),
   }),
 ).superRefine((items, ctx) => {

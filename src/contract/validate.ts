@@ -37,9 +37,23 @@ export function toProblems(issues: readonly SchemaIssue[], skip = 0): FieldProbl
 export const invalidPayload = (problems: FieldProblem[]): ServiceError =>
   invalid(`the payload is invalid: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, problems);
 
+/**
+ * Where a parsed JSON value has a `__proto__` property. No payload has one, but schemas would not
+ * say so everywhere: a map such as `translations` drops the key silently instead of refusing it.
+ */
+function prototypeKeys(value: unknown, path: (string | number)[] = []): FieldProblem[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    key === '__proto__'
+      ? [{ path: toPointer([...path, key]), message: 'is not a property of this payload' }]
+      : prototypeKeys(item, [...path, Array.isArray(value) ? Number(key) : key]),
+  );
+}
+
 /** Parses a payload with its contract schema, or throws a validation error listing every problem. */
 export function parsePayload<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalidPayload(toProblems(result.error.issues));
+  const problems = [...prototypeKeys(value), ...(result.success ? [] : toProblems(result.error.issues))];
+  if (problems.length > 0 || !result.success) throw invalidPayload(problems);
   return result.data;
 }

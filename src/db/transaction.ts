@@ -1,5 +1,6 @@
 import {
   ConnectionException,
+  DeadlockException,
   DriverException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
@@ -12,19 +13,30 @@ type Messages = {
   duplicate?: string;
 };
 
+/** Attempts of a transaction PostgreSQL broke off to resolve a deadlock or a serialization conflict. */
+const ATTEMPTS = 3;
+
+/** PostgreSQL gave up on the transaction to let a concurrent one go on; running it again is safe. */
+const isRetryable = (error: unknown) =>
+  error instanceof DeadlockException || /^(40P01|40001)$/.test(String((error as { code?: unknown }).code ?? ''));
+
 /**
  * Runs `work` in one transaction on a fork of the request's EntityManager and commits it,
- * or rolls everything back. Database refusals become service errors with a kind.
+ * or rolls everything back (and runs it again, a few times, when the database broke it off
+ * over a deadlock). Database refusals become service errors with a kind.
  */
 export async function inTransaction<T>(
   em: EntityManager,
   work: (em: EntityManager) => Promise<T>,
   messages: Messages = {},
 ): Promise<T> {
-  try {
-    return await em.transactional(work);
-  } catch (error) {
-    throw translateDatabaseError(error, messages);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await em.transactional(work);
+    } catch (error) {
+      if (attempt < ATTEMPTS && isRetryable(error)) continue;
+      throw translateDatabaseError(error, messages);
+    }
   }
 }
 
@@ -37,6 +49,7 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
     // The parent vanished between the check and the write (a concurrent delete).
     return notFound('parent object');
   }
+  if (isRetryable(error)) return conflict('a concurrent change got in the way; try again');
   if (isConnectionFailure(error)) {
     return new ServiceError('unavailable', 'the database is not reachable; try again shortly', [], 5);
   }

@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { canReachClient, type Caller, type RequestContext } from '../../context.ts';
 import type { Owned } from '../../db/read-model.ts';
+import { lockById } from '../../db/row-lock.ts';
 import { notFound, type ServiceError } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { ClientEntity, type ClientRow } from '../clients/client.entity.ts';
@@ -17,7 +17,7 @@ type Lookup = { em: EntityManager; caller: Caller; lock?: boolean };
 export async function requireClient({ em, caller, lock }: Lookup, clientId: string): Promise<ClientRow> {
   if (!isId(clientId) || !canReachClient(caller, clientId)) throw notFound(`client ${clientId}`);
   // By primary key: within one request a second lookup is served from the identity map.
-  const client = await em.findOne(ClientEntity, clientId, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const client = lock ? await lockById(em, ClientEntity, clientId) : await em.findOne(ClientEntity, clientId);
   if (!client) throw notFound(`client ${clientId}`);
   return client;
 }
@@ -57,7 +57,7 @@ export async function requireDomain({ em, caller, lock }: Lookup, scope: DomainS
   assertDomainScope(caller, scope);
   // By primary key, so that the many fields of one GraphQL query that each need the domain
   // cost one query between them (the identity map answers the others).
-  const domain = await em.findOne(DomainEntity, scope.domainId, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const domain = lock ? await lockById(em, DomainEntity, scope.domainId) : await em.findOne(DomainEntity, scope.domainId);
   if (domain && domain.client.id === scope.clientId) return domain;
   throw await missingDomain(em, scope);
 }

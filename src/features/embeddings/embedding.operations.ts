@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assetDefaults, type AssetCreate } from '../../contract/embedding-asset.ts';
 import {
@@ -10,6 +9,7 @@ import {
 import type { RequestContext } from '../../context.ts';
 import { assetsJson, type EmbeddingWithAssets } from '../../db/loaders.ts';
 import { columnsOf } from '../../db/read-model.ts';
+import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
@@ -31,13 +31,14 @@ export async function findEmbedding(
   embeddingId: string,
   { lock = false }: { lock?: boolean } = {},
 ): Promise<EmbeddingRow> {
-  const row = isId(embeddingId)
-    ? await em.findOne(
-        EmbeddingEntity,
-        { id: embeddingId, domain: domainId },
-        { populate: ['assets'], strategy: 'select-in', ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) },
-      )
-    : null;
+  if (!isId(embeddingId)) throw notFound(`embedding ${embeddingId}`);
+  if (lock) {
+    const row = await lockById(em, EmbeddingEntity, embeddingId, { property: 'domain', id: domainId });
+    if (!row) throw notFound(`embedding ${embeddingId}`);
+    await em.populate(row, ['assets']);
+    return row;
+  }
+  const row = await em.findOne(EmbeddingEntity, { id: embeddingId, domain: domainId }, { populate: ['assets'], strategy: 'select-in' });
   if (!row) throw notFound(`embedding ${embeddingId}`);
   return row;
 }

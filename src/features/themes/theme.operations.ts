@@ -1,8 +1,8 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from '../../contract/theme.ts';
 import type { RequestContext } from '../../context.ts';
 import { columnsOf } from '../../db/read-model.ts';
+import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
@@ -76,8 +76,7 @@ export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<
  * Making a theme the default touches the domain's other themes, so those writes lock the domain
  * row first and queue up; other theme writes need no lock.
  */
-const lockDomain = (em: EntityManager, domainId: string) =>
-  em.findOne(DomainEntity, domainId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+const lockDomain = (em: EntityManager, domainId: string) => lockById(em, DomainEntity, domainId);
 
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
   const domain = await readDomain(ctx, scope);
