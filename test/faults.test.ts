@@ -12,6 +12,7 @@ let service: TestService;
 let embedded: EmbeddedPostgres | undefined;
 let dropDatabase: () => Promise<void>;
 let domain: DomainPath;
+let poolSize: number;
 
 beforeAll(async () => {
   // The service reaches its database through a relay the test can cut: the PostgreSQL server
@@ -23,7 +24,8 @@ beforeAll(async () => {
   proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
-  service = await startTestService({ databaseUrl: viaProxy.toString(), poolSize: embedded ? 1 : 5 });
+  poolSize = embedded ? 1 : 5;
+  service = await startTestService({ databaseUrl: viaProxy.toString(), poolSize: poolSize });
   domain = await createDomain(service);
   await service.rest('POST', `${domain.base}/placeholder`, { name: 'before', value: 'outage' });
 });
@@ -49,6 +51,7 @@ describe('the database going away', () => {
       { c: domain.clientId, d: domain.domainId },
     );
     expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+    expect(viaGraphql.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(20_000);
     const readiness = await service.as(null).rest('GET', '/readyz');
     expect(readiness.status).toBe(503);
@@ -63,5 +66,29 @@ describe('the database going away', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([{ name: 'before', value: 'outage' }]);
     expect((await service.rest('POST', `${domain.base}/placeholder`, { name: 'after', value: 'outage' })).status).toBe(201);
+  });
+
+  // More times than the pool has connections: each must come back to it, none may be lost.
+  it('answers 503 each time it goes away in the middle of a bulk replace, which is then wholly undone', async () => {
+    const before = (await service.rest('GET', `${domain.base}/placeholder`)).body;
+    expect(before.length).toBeGreaterThan(0);
+    const items = Array.from({ length: 1000 }, (_, i) => ({ name: `new-${i}`, value: 'x' }));
+    for (let round = 1; round <= poolSize + 1; round++) {
+      // By the time the insert goes out, the transaction has locked the domain and deleted the old list.
+      const cut = proxy.cutWhenSent('insert into "placeholder"');
+      const answer = await service.rest('PUT', `${domain.base}/placeholder`, items);
+      await cut;
+      expect(answer.status, `round ${round}: ${answer.text}`).toBe(503);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+      await proxy.restore();
+      let after = await service.rest('GET', `${domain.base}/placeholder`);
+      for (let attempt = 0; attempt < 20 && after.status !== 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        after = await service.rest('GET', `${domain.base}/placeholder`);
+      }
+      expect(after.status, `round ${round}`).toBe(200);
+      expect(after.body).toEqual(before);
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { startEmbeddedPostgres } from './embedded.ts';
+// Side effect: pooled connections are not lost when the database drops one mid-transaction.
+import './release-on-dead-rollback.ts';
 import { entities } from './entities.ts';
 import { migrationsList } from './migrations/index.ts';
 import { countingLogger, type StatementCounter } from './statements.ts';

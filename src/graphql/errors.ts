@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { HTTP_STATUS } from '../../rest-adapter/problem.ts';
 import { translateDatabaseError } from '../db/transaction.ts';
 import { type ErrorKind, ServiceError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -34,7 +35,11 @@ export function createMaskError(logger: Logger, { suggestFields }: { suggestFiel
     if (original instanceof ServiceError) {
       const extensions: Record<string, unknown> = { code: GRAPHQL_ERROR_CODES[original.kind] };
       if (original.problems.length > 0) extensions.errors = original.problems;
-      if (original.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = original.retryAfterSeconds;
+      if (original.retryAfterSeconds !== undefined) {
+        extensions.retryAfterSeconds = original.retryAfterSeconds;
+        // "Come back later" is the HTTP answer too (Yoga takes the status from here), as on REST.
+        extensions.http = { status: HTTP_STATUS[original.kind], headers: { 'Retry-After': String(original.retryAfterSeconds) } };
+      }
       return new GraphQLError(original.message, { ...options, extensions });
     }
     if (original instanceof GraphQLError) {

@@ -2,12 +2,21 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP relay in front of the database, for fault tests: `cut()` drops every connection and
- * refuses new ones (the database "goes away"), `restore()` lets connections through again.
+ * refuses new ones (the database "goes away"), `cutWhenSent()` does so in the middle of a
+ * request, `restore()` lets connections through again.
  */
-export type TcpProxy = { port: number; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> };
+export type TcpProxy = {
+  port: number;
+  cut(): Promise<void>;
+  /** Cuts (as `cut`) the moment the client sends bytes containing `text`, before they arrive. */
+  cutWhenSent(text: string): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+};
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let trigger: { text: string; fired: () => void } | undefined;
   let server: Server | undefined;
   let port = 0;
 
@@ -20,7 +29,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
           socket.on('close', () => sockets.delete(socket));
           socket.on('error', () => {});
         }
-        client.pipe(upstream).pipe(client);
+        client.on('data', (chunk: Buffer) => {
+          if (trigger && chunk.includes(trigger.text)) {
+            const { fired } = trigger;
+            trigger = undefined;
+            void stop().then(fired);
+            return;
+          }
+          if (!upstream.write(chunk)) client.pause();
+        });
+        upstream.on('drain', () => client.resume());
+        upstream.pipe(client);
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
       });
@@ -39,5 +58,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     });
 
   await listen();
-  return { port, cut: stop, restore: listen, close: stop };
+  return {
+    port,
+    cut: stop,
+    cutWhenSent: (text) => new Promise<void>((fired) => (trigger = { text, fired })),
+    restore: listen,
+    close: stop,
+  };
 }
