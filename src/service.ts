@@ -31,7 +31,8 @@ export async function startService(): Promise<ServiceHandle> {
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
   });
-  const { generatedKey } = await ensureAdminKey(database.orm, settings);
+  const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
+  if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
   if (generatedKey) {
     // Printed once, on the terminal, never through the log.
     process.stderr.write(

@@ -139,11 +139,13 @@ describe('the administrator key', () => {
   });
   afterAll(() => rm(workDir, { recursive: true, force: true }));
 
-  /** Starts the real service without ADMIN_API_KEY. */
-  const start = (environment: string) =>
+  /** Starts the real service, without ADMIN_API_KEY unless given. */
+  const start = (environment: string, adminApiKey = '') =>
     startServiceProcess({
-      env: { DATABASE_URL: '', ADMIN_API_KEY: '', DATA_DIR: join(workDir, 'data'), NODE_ENV: environment, LOG_LEVEL: 'info' },
+      env: { DATABASE_URL: '', ADMIN_API_KEY: adminApiKey, DATA_DIR: join(workDir, 'data'), NODE_ENV: environment, LOG_LEVEL: 'info' },
     });
+  const listClients = (service: { port: number }, key: string) =>
+    fetch(`http://127.0.0.1:${service.port}/hosting/api/client`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
 
   it('is created at the first start in development, printed once, works, and is not printed again', async () => {
     const first = await start('development');
@@ -160,6 +162,15 @@ describe('the administrator key', () => {
     await second.stop();
     expect(second.output().stderr).not.toMatch(/dcs_/);
     expect(second.output().stdout).not.toMatch(/dcs_/);
+
+    // Setting ADMIN_API_KEY later retires the generated key: one administrator key, the configured one.
+    const configured = 'configured-admin-key-0123456789abcdef';
+    const third = await start('production', configured);
+    expect(third.ready, third.output().stderr).toBe(true);
+    expect(await listClients(third, configured)).toBe(200);
+    expect(await listClients(third, printed!)).toBe(401);
+    await third.stop();
+    expect(third.output().stdout).toMatch(/administrator key generated at an earlier start no longer works/);
   }, 60_000);
 
   it('must be set in production: without it the service refuses to start, in one clear line', async () => {

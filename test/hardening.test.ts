@@ -538,6 +538,7 @@ describe('rate limits', () => {
     expectRateLimited(await clientKey.rest('GET', `${API}/${client.id}`));
     const graphql = await clientKey.graphql('{ __typename }');
     expect(graphql.status).toBe(429);
+    expect(graphql.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
 
     // The administrator has used 2 of its 5.
     const other = await limited.rest('GET', `${API}/${client.id}`);

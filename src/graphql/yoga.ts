@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.ts';
+import { GRAPHQL_PATH } from '../http/refusal.ts';
 import { contextOf } from '../http/request-context.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { Logger } from '../logger.ts';
@@ -55,7 +56,7 @@ export function createGraphqlHandler(
     ],
     // CORS is the Express app's (CORS_ORIGINS); Yoga's own would echo any origin.
     cors: false,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     context: ({ req }) => contextOf(req),
     maskedErrors: { maskError: createMaskError(logger, { suggestFields: development }) },
     graphiql: false,

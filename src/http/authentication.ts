@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { problem, sendProblem } from '../../rest-adapter/problem.ts';
 import type { Caller } from '../context.ts';
 import type { KeyRing } from '../features/api-keys/key-ring.ts';
+import { refuse } from './refusal.ts';
 
 /**
  * API keys, as the real API takes them (`?apiKey=…`) and as `Authorization: Bearer …`.
@@ -38,9 +38,5 @@ export const authentication = (keys: KeyRing) => async (req: Request, res: Respo
   if (isPublicRequest(req)) return next();
   const detail = key ? 'the API key is not valid' : 'an API key is required: ?apiKey=… or Authorization: Bearer …';
   res.setHeader('WWW-Authenticate', 'Bearer');
-  if (req.path === '/graphql') {
-    res.status(401).json({ errors: [{ message: detail, extensions: { code: 'UNAUTHENTICATED' } }] });
-    return;
-  }
-  sendProblem(res, problem(401, detail));
+  refuse(req, res, 401, 'UNAUTHENTICATED', detail);
 };

@@ -2,10 +2,10 @@ import cors from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
-import { problem, sendProblem } from '../../rest-adapter/problem.ts';
 import { hashKey } from '../features/api-keys/key-material.ts';
 import type { KeyRing } from '../features/api-keys/key-ring.ts';
 import { presentedKey } from './authentication.ts';
+import { refuse } from './refusal.ts';
 
 /** Security headers, CORS for dashboards, and per-key rate limits. */
 
@@ -46,7 +46,7 @@ const tooMany = (limit: number, what: string) => (req: Request, res: Response) =
   const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
   const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
   res.setHeader('Retry-After', String(seconds));
-  sendProblem(res, problem(429, `more than ${limit} ${what} a minute; try again in ${seconds} s`));
+  refuse(req, res, 429, 'RATE_LIMITED', `more than ${limit} ${what} a minute; try again in ${seconds} s`);
 };
 
 /**
@@ -70,7 +70,8 @@ export const rateLimitPerKey = (perMinute: number): RequestHandler =>
 /**
  * Each address may fail authentication `perMinute` times a minute; past that, its requests are
  * refused with 429 before any key is looked up, so guessing keys is slow and cheap to refuse.
- * Keys already known to be valid pass, so a blocked address does not lock out their owners.
+ * Keys that authenticated within the last 30 s (the key ring's memory) and the administrator key
+ * pass, so a blocked address does not lock out owners who are at work.
  */
 export const rateLimitFailedAuthentication = (perMinute: number, keys: KeyRing): RequestHandler =>
   rateLimit({

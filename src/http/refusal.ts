@@ -1,0 +1,17 @@
+import type { Request, Response } from 'express';
+import { problem, sendProblem } from '../../rest-adapter/problem.ts';
+
+/** Where GraphQL answers (src/graphql/yoga.ts mounts Yoga there). */
+export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * A request refused before it reaches REST or GraphQL (no key, too many requests): a GraphQL
+ * client gets a GraphQL error with its code, every other one problem+json. Same status either way.
+ */
+export function refuse(req: Request, res: Response, status: number, code: string, detail: string): void {
+  if (req.path.replace(/\/$/, '') === GRAPHQL_PATH) {
+    res.status(status).json({ errors: [{ message: detail, extensions: { code } }] });
+    return;
+  }
+  sendProblem(res, problem(status, detail));
+}
