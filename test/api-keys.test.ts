@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { API, createClient, createDomain } from './support/fixtures.ts';
-import { startServiceProcess } from './support/service-process.ts';
+import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
 /** API keys: created per client, listed by prefix, revoked; the administrator key; keys never logged. */
@@ -144,8 +144,7 @@ describe('the administrator key', () => {
     startServiceProcess({
       env: { DATABASE_URL: '', ADMIN_API_KEY: adminApiKey, DATA_DIR: join(workDir, 'data'), NODE_ENV: environment, LOG_LEVEL: 'info' },
     });
-  const listClients = (service: { port: number }, key: string) =>
-    fetch(`http://127.0.0.1:${service.port}/hosting/api/client`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+  const listClients = async (service: ServiceProcess, key: string) => (await service.request('GET', '/hosting/api/client', { key })).status;
 
   it('is created at the first start in development, printed once, works, and is not printed again', async () => {
     const first = await start('development');
@@ -155,10 +154,8 @@ describe('the administrator key', () => {
     expect(first.output().stdout).not.toContain(printed!);
 
     const second = await start('development');
-    const answer = await fetch(`http://127.0.0.1:${second.port}/hosting/api/client`, { headers: { authorization: `Bearer ${printed}` } });
-    expect(answer.status).toBe(200);
-    const unauthenticated = await fetch(`http://127.0.0.1:${second.port}/hosting/api/client`);
-    expect(unauthenticated.status).toBe(401);
+    expect(await listClients(second, printed!)).toBe(200);
+    expect((await second.request('GET', '/hosting/api/client', { key: null })).status).toBe(401);
     await second.stop();
     expect(second.output().stderr).not.toMatch(/dcs_/);
     expect(second.output().stdout).not.toMatch(/dcs_/);

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
 import { routeLabel as label, pathOf, samplePayload, seedWorld, stateOf, type World } from './support/route-world.ts';
-import { ADMIN_KEY, type HttpAnswer, startTestService, type TestService } from './support/service.ts';
+import { openApiValidator } from './support/openapi-validator.ts';
+import { ADMIN_KEY, type HttpAnswer, PUBLIC_BASE_URL, startTestService, type TestService } from './support/service.ts';
 
 /**
  * Hostile and random input on every route of the REST table (SERVICE.md §3): bodies with wrong
@@ -68,7 +69,13 @@ function verbatim({ method, path, body, headers = {} }: Request): Promise<HttpAn
             if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
           }
           const isJson = /json/.test(answerHeaders.get('content-type') ?? '');
-          resolve({ status: incoming.statusCode ?? 0, headers: answerHeaders, text, body: isJson && text ? JSON.parse(text) : text });
+          const answer = { status: incoming.statusCode ?? 0, headers: answerHeaders, text, body: isJson && text ? JSON.parse(text) : text };
+          try {
+            openApiValidator(PUBLIC_BASE_URL).check({ method, path, ...answer });
+          } catch (mismatch) {
+            return reject(mismatch);
+          }
+          resolve(answer);
         });
       },
     );

@@ -18,28 +18,20 @@ const ADMIN = 'crash-test-admin-key-0123456789';
 let workDir: string;
 let env: Record<string, string>;
 let dropDatabase: () => Promise<void>;
-let base: string;
 
 let service: ServiceProcess | undefined;
 
 async function startService(): Promise<void> {
   service = await startServiceProcess({ env: { ...env, LOG_LEVEL: 'warn', NODE_ENV: 'test' } });
   if (!service.ready) throw new Error(`the service did not start: ${service.output().stderr}`);
-  base = service.base;
 }
 
 async function killService(): Promise<void> {
   await service?.stop('SIGKILL');
 }
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${base}/hosting/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json().catch(() => undefined) };
-};
+const api = (method: string, path: string, body?: unknown) =>
+  service!.request(method, `/hosting/api${path}`, { body }) as Promise<{ status: number; body: any }>;
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'crash-'));

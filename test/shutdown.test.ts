@@ -42,15 +42,10 @@ describe('shutdown', () => {
     });
     expect(service.ready, service.output().stderr).toBe(true);
     const base = service.base;
-    const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}/hosting/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const client = (await (await api('POST', '/client', { username: 'shutdown', emailAddress: 'ops@example.org' })).json()) as { id: string };
+    const api = (method: string, path: string, body?: unknown) => service.request(method, `/hosting/api${path}`, { body });
+    const client = (await api('POST', '/client', { username: 'shutdown', emailAddress: 'ops@example.org' })).body as { id: string };
     const site = `http://127.0.0.1:${(slowSite.address() as AddressInfo).port}/`;
-    const domain = (await (await api('POST', `/client/${client.id}/domain`, { name: site })).json()) as { id: string };
+    const domain = (await api('POST', `/client/${client.id}/domain`, { name: site })).body as { id: string };
 
     const inFlight = api('GET', `/client/${client.id}/domain/${domain.id}/onboarding/scan`);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the scan is waiting for the slow page
@@ -63,7 +58,7 @@ describe('shutdown', () => {
 
     const answer = await inFlight;
     expect(answer.status).toBe(200);
-    expect(((await answer.json()) as { pages: { status: number }[] }).pages[0]!.status).toBe(200);
+    expect((answer.body as { pages: { status: number }[] }).pages[0]!.status).toBe(200);
     expect(refused).toBe('refused');
     expect(await exited).toBe(0);
     const { stdout } = service.output();

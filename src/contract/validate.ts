@@ -40,14 +40,28 @@ export const invalidPayload = (problems: FieldProblem[]): ServiceError =>
 /**
  * Where a parsed JSON value has a `__proto__` property. No payload has one, but schemas would not
  * say so everywhere: a map such as `translations` drops the key silently instead of refusing it.
+ * Walked with a stack of its own: a body may nest thousands of levels deep.
  */
-function prototypeKeys(value: unknown, path: (string | number)[] = []): FieldProblem[] {
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) =>
-    key === '__proto__'
-      ? [{ path: toPointer([...path, key]), message: 'is not a property of this payload' }]
-      : prototypeKeys(item, [...path, Array.isArray(value) ? Number(key) : key]),
-  );
+function prototypeKeys(value: unknown): FieldProblem[] {
+  type Step = { value: unknown; key?: string | number; parent?: Step };
+  const pathOf = (step: Step): (string | number)[] => {
+    const path: (string | number)[] = [];
+    for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+    return path;
+  };
+  const found: FieldProblem[] = [];
+  const pending: Step[] = [{ value }];
+  while (pending.length > 0) {
+    const step = pending.pop()!;
+    if (typeof step.value !== 'object' || step.value === null) continue;
+    const isList = Array.isArray(step.value);
+    for (const [key, item] of Object.entries(step.value)) {
+      const next: Step = { value: item, key: isList ? Number(key) : key, parent: step };
+      if (key === '__proto__') found.push({ path: toPointer(pathOf(next)), message: 'is not a property of this payload' });
+      else pending.push(next);
+    }
+  }
+  return found;
 }
 
 /** Parses a payload with its contract schema, or throws a validation error listing every problem. */

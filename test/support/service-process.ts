@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { openApiValidator } from './openapi-validator.ts';
+import { PUBLIC_BASE_URL } from './service.ts';
 
 /**
  * The real service as a process of its own (`node src/main.ts`, or the CLI's `serve`), for
@@ -12,10 +14,17 @@ export type ServiceProcess = {
   /** Whether /healthz answered (false: the process exited first). */
   ready: boolean;
   output(): { stdout: string; stderr: string };
+  /**
+   * A request to it as JSON (with `key` as Bearer token unless null), its answer held against
+   * the OpenAPI document like every answer the test client gets.
+   */
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown }): Promise<ProcessAnswer>;
   exited: Promise<number | null>;
   /** Sends the signal (unless the process has ended) and waits for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
+
+export type ProcessAnswer = { status: number; headers: Headers; body: unknown; text: string };
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -66,6 +75,21 @@ export async function startServiceProcess({
     child,
     ready,
     output: () => ({ stdout, stderr }),
+    async request(method, path, { key = env.ADMIN_API_KEY, body } = {}) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const json = /json/.test(response.headers.get('content-type') ?? '') && text !== '';
+      const answer = { status: response.status, headers: response.headers, body: json ? JSON.parse(text) : text, text };
+      openApiValidator(PUBLIC_BASE_URL).check({ method, path, ...answer });
+      return answer;
+    },
     exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
