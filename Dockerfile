@@ -5,7 +5,8 @@
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# The project's own install step (the PGlite template) needs the sources: it runs in stage 2.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
 # Chromium for scans (the scanner prefers it to the one inside the npm package) and fonts for it.
@@ -24,7 +25,10 @@ COPY package.json ./
 COPY bin ./bin
 COPY src ./src
 COPY rest-adapter ./rest-adapter
-RUN mkdir -p /data && chown node:node /data
+COPY scripts/pglite-template.ts ./scripts/
+# A first start on the embedded database unpacks this instead of running initdb.
+RUN node scripts/pglite-template.ts \
+ && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 4000

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedBrowser } from '../src/onboarding/scanner/browser.ts';
+import { createScanner } from '../src/onboarding/scanner/scan.ts';
 import { API, createClient, createDomain } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
@@ -30,6 +32,25 @@ describe('health and readiness', () => {
     const answer = await service.as(null).rest('GET', '/readyz');
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', browser: 'ok' } });
+  });
+});
+
+describe('readiness of a service whose browser cannot start', () => {
+  it('is 503 naming the browser, while the service itself stays alive', { timeout: 60_000 }, async () => {
+    const broken = await startTestService({
+      scanner: createScanner({ browser: createSharedBrowser({ chromePath: '/nonexistent/chromium' }), policy: async () => ({ refused: 'offline' }) }),
+    });
+    try {
+      const answer = await broken.as(null).rest('GET', '/readyz');
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({
+        status: 'not ready',
+        checks: { database: 'ok', migrations: 'ok', browser: expect.stringMatching(/CHROME_PATH \/nonexistent\/chromium/) },
+      });
+      expect((await broken.as(null).rest('GET', '/healthz')).status).toBe(200);
+    } finally {
+      await broken.close();
+    }
   });
 });
 

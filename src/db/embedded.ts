@@ -1,6 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { readTemplate } from './pglite-template.ts';
 
 /** PGlite, the embedded PostgreSQL, reachable by the ordinary driver on a loopback port. */
 export type EmbeddedPostgres = {
@@ -19,7 +21,10 @@ export type EmbeddedPostgres = {
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(inMemory ? 'memory://' : dataDir);
+  // A new database starts from the installed template instead of running initdb, when there is one.
+  const fresh = inMemory || !(await access(join(dataDir, 'PG_VERSION')).then(() => true, () => false));
+  const template = fresh ? await readTemplate() : undefined;
+  const db = await PGlite.create(inMemory ? 'memory://' : dataDir, template ? { loadDataDir: template } : {});
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
   await server.start();
   const [host, port] = server.getServerConn().split(':');

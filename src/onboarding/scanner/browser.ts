@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
+import type { Browser, BrowserContext } from 'puppeteer-core';
 import { CHROMIUM_FLAGS, findChromium } from './chromium.ts';
 
 export type BrowserOptions = {
@@ -27,6 +27,8 @@ export function createSharedBrowser(options: BrowserOptions = {}): SharedBrowser
 
   const launch = async (): Promise<Browser> => {
     const binary = await findChromium(options.chromePath);
+    // Loaded with the first launch: a service that never scans does not pay for it at start.
+    const { default: puppeteer } = await import('puppeteer-core');
     const browser = await puppeteer.launch({
       executablePath: binary.path,
       headless: 'shell',
