@@ -4,8 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
 /**
- * Loads the row with primary key `id` (and, if given, whose many-to-one `owner` property points
- * at `ownerId`) into the EntityManager and locks it until the transaction ends, or null.
+ * Loads the row with primary key `id` (and, if given, whose many-to-one `owner.property` points
+ * at `owner.id`) into the EntityManager and locks it until the transaction ends, or null.
  *
  * The lock is FOR NO KEY UPDATE, not FOR UPDATE: writers that lock the same row still queue
  * up, but inserting a child row, whose foreign-key check takes a KEY SHARE lock on this row,
