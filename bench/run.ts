@@ -288,7 +288,7 @@ try {
   const readOne = rows.at(-1)!;
   targets.push({
     target: 'REST single read ≥ 60% of the baseline throughput',
-    measured: `${fmt((readOne.service.rps! / readOne.baseline!.rps!) * 100, 0)}%`,
+    measured: `${fmt((readOne.service.rps! / readOne.baseline!.rps!) * 100, 1)}%`,
     met: readOne.service.rps! >= 0.6 * readOne.baseline!.rps!,
     why:
       'per request the service authenticates the key, counts it against the rate limit, forks a unit of work, ' +
