@@ -147,7 +147,23 @@ function printRow(row: Row) {
 
 // ── scenarios ───────────────────────────────────────────────────────────────
 
-/** The same load at the service and at the baseline, one after the other. */
+type Measured = Row['service'];
+
+/** The mean of two measurements of one server (rates and latency percentiles averaged, peak memory the higher). */
+const meanOf = (a: Measured, b: Measured): Measured => ({
+  rps: a.rps === undefined || b.rps === undefined ? undefined : (a.rps + b.rps) / 2,
+  p50: (a.p50 + b.p50) / 2,
+  p99: (a.p99 + b.p99) / 2,
+  statements: (a.statements + b.statements) / 2,
+  rssMiB: Math.max(a.rssMiB, b.rssMiB),
+});
+
+/**
+ * The same load at the service and at the baseline. A timed load runs in two halves in the
+ * order service, baseline, baseline, service, so that the machine speeding up or slowing down
+ * during the comparison (it is shared) weighs on both alike; a load of a fixed number of
+ * requests (deletes of distinct ids) runs once each.
+ */
 async function compare(
   scenario: string,
   service: Proc,
@@ -155,16 +171,28 @@ async function compare(
   request: (target: Proc, which: 'service' | 'baseline') => Record<string, unknown>,
   note?: string,
 ) {
-  const measure = async (target: Proc, which: 'service' | 'baseline') => {
+  const measure = async (target: Proc, which: 'service' | 'baseline', seconds?: number): Promise<Measured> => {
     const before = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
-    const [result, [rss]] = await peakRss([target.child.pid!], () => load(request(target, which)));
+    const input = request(target, which);
+    const [result, [rss]] = await peakRss([target.child.pid!], () => load(seconds === undefined ? input : { ...input, durationSeconds: seconds }));
     // Requests still in flight when the load stopped finish their statements first.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const after = which === 'service' ? await serviceStatements(target) : await baselineStatements(target);
     return { rps: result.rps, p50: result.p50, p99: result.p99, statements: (after - before) / result.sent, rssMiB: rss! };
   };
-  const row: Row = { scenario, service: await measure(service, 'service'), ...(note ? { note } : {}) };
-  if (baseline) row.baseline = await measure(baseline, 'baseline');
+  const timedLoad = typeof request(service, 'service').durationSeconds === 'number';
+  const row: Row = { scenario, service: { p50: 0, p99: 0, statements: 0, rssMiB: 0 }, ...(note ? { note } : {}) };
+  if (baseline && timedLoad) {
+    const half = SECONDS / 2;
+    const first = await measure(service, 'service', half);
+    const baseFirst = await measure(baseline, 'baseline', half);
+    const baseSecond = await measure(baseline, 'baseline', half);
+    row.service = meanOf(first, await measure(service, 'service', half));
+    row.baseline = meanOf(baseFirst, baseSecond);
+  } else {
+    row.service = await measure(service, 'service');
+    if (baseline) row.baseline = await measure(baseline, 'baseline');
+  }
   rows.push(row);
   printRow(row);
   return row;
@@ -503,8 +531,9 @@ function report(when: Date, machine: string, commit: string): string {
 
 Written by \`npm run bench\` on ${when.toISOString()} (${machine}; commit ${commit}).
 The service and the baseline (bench/baseline-server.ts: Express 5 + pg, hand-written SQL on the
-same tables, no validation or auth) ran one after the other against the same PostgreSQL
-database; load came from autocannon in a separate process, ${SECONDS} s per scenario. The
+same tables, no validation or auth) took turns against the same PostgreSQL
+database; load came from autocannon in a separate process, ${SECONDS} s per scenario and server,
+in two halves taken in the order service, baseline, baseline, service (figures: their mean). The
 machine is shared: compare the ratios within this run rather than absolute figures between runs.
 
 | Scenario | service req/s | service p50 / p99 ms | baseline req/s | baseline p50 / p99 ms | service ÷ baseline | SQL statements per request (service / baseline) | peak RSS MiB (service / baseline) |
