@@ -480,18 +480,26 @@ try {
   service = undefined;
   baseline = undefined;
 
-  // Start to ready on the embedded database: first start (migrations) and a restart
-  const dataDir = join(workDir, 'data');
-  const embeddedEnv = { ...env, DATABASE_URL: '', DATA_DIR: dataDir };
-  const first = await startProcess('src/main.ts', embeddedEnv, '/healthz');
-  await first.stop();
-  const again = await startProcess('src/main.ts', embeddedEnv, '/healthz');
-  await again.stop();
-  console.log(`\nstart to ready on embedded PGlite: first start ${fmt(first.readyMs, 0)} ms, restart ${fmt(again.readyMs, 0)} ms`);
+  // Start to ready on the embedded database: first starts (new data directory, migrations) and
+  // restarts, three of each, reported by their median (single starts vary a lot on this machine)
+  const firsts: number[] = [];
+  const restarts: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const embeddedEnv = { ...env, DATABASE_URL: '', DATA_DIR: join(workDir, `data-${round}`) };
+    for (const times of [firsts, restarts]) {
+      const started = await startProcess('src/main.ts', embeddedEnv, '/healthz');
+      await started.stop();
+      times.push(started.readyMs);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const spread = (values: number[]) => `${fmt(Math.min(...values) / 1000, 2)}–${fmt(Math.max(...values) / 1000, 2)} s`;
+  const [first, again] = [median(firsts), median(restarts)];
+  console.log(`\nstart to ready on embedded PGlite (median of 3): first start ${fmt(first, 0)} ms, restart ${fmt(again, 0)} ms`);
   targets.push({
     target: 'start to ready ≤ 3 s on the embedded database',
-    measured: `first start ${fmt(first.readyMs / 1000, 2)} s, restart ${fmt(again.readyMs / 1000, 2)} s`,
-    met: first.readyMs <= 3000 && again.readyMs <= 3000,
+    measured: `median of 3: first start ${fmt(first / 1000, 2)} s (${spread(firsts)}), restart ${fmt(again / 1000, 2)} s (${spread(restarts)})`,
+    met: first <= 3000 && again <= 3000,
     why:
       'a start loads the HTTP, GraphQL and ORM code (about 0.8 s), compiles PGlite\'s WebAssembly and opens or ' +
       'unpacks the database (about 1 s; a first start without the install-time template runs initdb instead, ' +
