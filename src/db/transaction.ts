@@ -23,7 +23,7 @@ const isRetryable = (error: unknown) =>
 /**
  * Runs `work` in one transaction on a fork of the request's EntityManager and commits it,
  * or rolls everything back (and runs it again, a few times, when the database broke it off
- * over a deadlock). Database refusals become service errors with a kind.
+ * over a deadlock; past that: 503, try again). Database refusals become service errors with a kind.
  */
 export async function inTransaction<T>(
   em: EntityManager,
@@ -49,7 +49,7 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
     // The parent vanished between the check and the write (a concurrent delete).
     return notFound('parent object');
   }
-  if (isRetryable(error)) return conflict('a concurrent change got in the way; try again');
+  if (isRetryable(error)) return new ServiceError('unavailable', 'concurrent changes kept the database from completing this one; try again', [], 1);
   if (isConnectionFailure(error)) {
     return new ServiceError('unavailable', 'the database is not reachable; try again shortly', [], 5);
   }

@@ -2,6 +2,7 @@ import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from '../../co
 import { PLACEHOLDER_NAME_PATTERN } from '../../contract/placeholder.ts';
 import type { RequestContext } from '../../context.ts';
 import { columnsOf } from '../../db/read-model.ts';
+import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -41,6 +42,9 @@ export async function createPlaceholder(
   return inTransaction(
     ctx.em,
     async (em) => {
+      // Queues behind a bulk replace of the domain's placeholders, which would otherwise find the
+      // name taken half-way through its own list.
+      await lockById(em, DomainEntity, domain.id);
       // A name the domain already has fails on the unique index: 409.
       const row = em.create(PlaceholderEntity, {
         id: newId(),
