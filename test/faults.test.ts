@@ -25,7 +25,7 @@ beforeAll(async () => {
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   poolSize = embedded ? 1 : 5;
-  service = await startTestService({ databaseUrl: viaProxy.toString(), poolSize: poolSize });
+  service = await startTestService({ databaseUrl: viaProxy.toString(), poolSize });
   domain = await createDomain(service);
   await service.rest('POST', `${domain.base}/placeholder`, { name: 'before', value: 'outage' });
 });
