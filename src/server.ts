@@ -21,6 +21,11 @@ export type AppOptions = {
   failedAuthenticationsPerMinute?: number;
   /** Development: GraphQL suggests field names in its errors. */
   development: boolean;
+  /**
+   * Which proxies in front of the service to believe about the client's address
+   * (`X-Forwarded-For`), as Express's `trust proxy` takes it; default: none.
+   */
+  trustProxy?: boolean | number | string;
 };
 
 export type AppDependencies = {
@@ -36,6 +41,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', options.trustProxy ?? false);
 
   app.use(requestId);
   // The request line is logged at info; below that level the middleware would only cost time.
