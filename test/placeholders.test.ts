@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDomain, type DomainPath, domainState, unknownId } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
@@ -136,6 +137,47 @@ describe('placeholders over REST', () => {
     }
     const problem = (await service.rest('GET', `${noDomain}/placeholder`)).body;
     expect(problem).toMatchObject({ type: '/problems/not-found', status: 404, detail: expect.stringContaining('domain') });
+  });
+
+  it('refuses "." and ".." as names (URLs read them as path steps: DELETE …/placeholder/.. would delete the domain)', async () => {
+    await service.rest('POST', `${domain.base}/placeholder`, { name: 'kept', value: 'v' });
+    const before = await domainState(service, domain);
+    for (const name of ['.', '..']) {
+      const created = await service.rest('POST', `${domain.base}/placeholder`, { name, value: 'x' });
+      expect(created.status, name).toBe(400);
+      expect(created.body.errors).toEqual([{ path: '/name', message: expect.stringContaining('path steps') }]);
+      const replaced = await service.rest('PUT', `${domain.base}/placeholder`, [{ name: 'fine', value: '1' }, { name, value: '2' }]);
+      expect(replaced.status, name).toBe(400);
+      expect(replaced.body.errors).toEqual([{ path: '/1/name', message: expect.stringContaining('path steps') }]);
+      const viaGraphql = await service.graphql(
+        `mutation($clientId: ID!, $domainId: ID!, $name: String!) { createPlaceholder(${GQL_SCOPE}, input: { name: $name, value: "x" }) { name } }`,
+        { ...scope(), name },
+      );
+      expect(viaGraphql.errors?.[0]?.extensions?.code, name).toBe('BAD_USER_INPUT');
+    }
+    expect(await domainState(service, domain)).toEqual(before);
+  });
+
+  it('every name it accepts is addressed by its own URL after the client normalises it, never by another resource', async () => {
+    // Dots are the characters URL parsers treat specially; the generator leans on them.
+    const nameChar = fc.constantFrom('.', '.', '.', '-', '_', 'a', 'Z', '0');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: nameChar, minLength: 1, maxLength: 6 }), async (name) => {
+        const created = await service.rest('POST', `${domain.base}/placeholder`, { name, value: name });
+        if (created.status !== 201) {
+          expect(created.status, name).toBe(400);
+          expect(['.', '..'], 'only the two dot segments are refused').toContain(name);
+          return;
+        }
+        // What fetch, curl and browsers send for the placeholder's address.
+        const address = new URL(`${service.baseUrl}${domain.base}/placeholder/${encodeURIComponent(name)}`);
+        expect(address.pathname, name).toBe(`${domain.base}/placeholder/${encodeURIComponent(name)}`);
+        expect((await service.rest('GET', address.pathname)).body, name).toEqual({ name, value: name });
+        expect((await service.rest('DELETE', address.pathname)).status, name).toBe(204);
+        expect((await service.rest('GET', domain.base)).status, 'the domain is still there').toBe(200);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("never shows another domain's placeholder through the wrong path", async () => {

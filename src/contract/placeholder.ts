@@ -3,12 +3,21 @@ import { list, text } from './fields.ts';
 
 /** Placeholder: a named text variable of a domain (SERVICE.md §2). */
 
-export const PLACEHOLDER_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
+/**
+ * 1–100 letters, digits, `_`, `-` or `.`, but not `.` or `..`: those are path steps to every URL
+ * parser (browsers, fetch, curl), so `DELETE …/placeholder/..` would reach the server as
+ * `DELETE …/domain/{id}`. A name its own address cannot carry is refused, so no name can ever
+ * address another resource.
+ */
+const PLACEHOLDER_NAME_PATTERN = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
+
+/** Whether `name` can be a placeholder's name (and so the path segment that addresses one). */
+export const isPlaceholderName = (name: string): boolean => PLACEHOLDER_NAME_PATTERN.test(name);
 
 export const placeholderName = z
   .string()
-  .regex(PLACEHOLDER_NAME_PATTERN, 'must be 1–100 letters, digits, "_", "-" or "."')
-  .meta({ description: 'Unique within the domain: 1–100 letters, digits, `_`, `-` or `.`.' });
+  .regex(PLACEHOLDER_NAME_PATTERN, 'must be 1–100 letters, digits, "_", "-" or ".", and not "." or ".." (URLs read those as path steps)')
+  .meta({ description: 'Unique within the domain: 1–100 letters, digits, `_`, `-` or `.`; not `.` or `..`.' });
 
 const placeholderValue = text().meta({ description: 'The text the placeholder stands for.' });
 

@@ -1,5 +1,5 @@
 import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from '../../contract/placeholder.ts';
-import { PLACEHOLDER_NAME_PATTERN } from '../../contract/placeholder.ts';
+import { isPlaceholderName } from '../../contract/placeholder.ts';
 import type { RequestContext } from '../../context.ts';
 import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
@@ -21,7 +21,7 @@ export async function listPlaceholders(ctx: RequestContext, scope: DomainScope):
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {
   assertDomainScope(ctx.caller, scope);
-  const [row] = PLACEHOLDER_NAME_PATTERN.test(name)
+  const [row] = isPlaceholderName(name)
     ? await ctx.em.execute<PlaceholderRecord[]>(
         `select ${columnsOf(ctx.em, PlaceholderEntity, 'p')} from placeholder p join domain d on d.id = p.domain_id ` +
           'where d.id = ? and d.client_id = ? and p.name = ?',
@@ -93,7 +93,7 @@ export async function updatePlaceholder(
   }
   const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const row = PLACEHOLDER_NAME_PATTERN.test(name) ? await em.findOne(PlaceholderEntity, { domain: domain.id, name }) : null;
+    const row = isPlaceholderName(name) ? await em.findOne(PlaceholderEntity, { domain: domain.id, name }) : null;
     if (!row) throw notFound(`placeholder ${name}`);
     if (input.value !== undefined) row.value = input.value;
     await em.flush();
@@ -103,7 +103,7 @@ export async function updatePlaceholder(
 
 export async function deletePlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
   const domain = await readDomain(ctx, scope);
-  const deleted = PLACEHOLDER_NAME_PATTERN.test(name)
+  const deleted = isPlaceholderName(name)
     ? await ctx.em.nativeDelete(PlaceholderEntity, { domain: domain.id, name })
     : 0;
   if (deleted === 0) throw notFound(`placeholder ${name}`);
