@@ -11,30 +11,50 @@ import { placeholderCreate, placeholderUpdate } from '../src/contract/placeholde
 import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
 import { schema } from '../src/graphql/schema.ts';
 
-/** The rows of SERVICE.md §3's operation table: name, method, path after the prefix, codes. */
-async function specOperations() {
-  const spec = await readFile(new URL('../../shared/spec/SERVICE.md', import.meta.url), 'utf8');
-  const section = spec.slice(spec.indexOf('## 3. REST layer'), spec.indexOf('## 4. GraphQL'));
+/** The contract the route table is held to: docs/REST-CONTRACT.md, read from the repository. */
+const CONTRACT = new URL('../docs/REST-CONTRACT.md', import.meta.url);
+const DOMAIN_PREFIX = '/hosting/api/client/:clientId/domain/:domainId';
+
+/** The rows of one of the contract's operation tables: name, method, path, success status, error statuses. */
+async function contractTable(heading: string, nextHeading: string, prefix: string) {
+  const contract = await readFile(CONTRACT, 'utf8');
+  const start = contract.indexOf(heading);
+  const end = contract.indexOf(nextHeading);
+  expect(start, `${heading} in docs/REST-CONTRACT.md`).toBeGreaterThanOrEqual(0);
+  expect(end, `${nextHeading} in docs/REST-CONTRACT.md`).toBeGreaterThan(start);
+  const section = contract.slice(start, end);
   return [...section.matchAll(/^\| ([^|]+?) \| (GET|POST|PUT|DELETE) (\S+) \| [^|]* \| (\d{3})[^|]* \| ([^|]*) \|$/gm)].map(
     ([, name, method, path, success, errors]) => ({
       name: name!,
       method: method!,
-      path: `/hosting/api/client/:clientId/domain/:domainId${path!.replace(/\{(\w+)\}/g, ':$1')}`,
+      path: `${prefix}${path!.replace(/\{(\w+)\}/g, ':$1')}`,
       success: Number(success),
       errors: errors!.split(',').map((code) => Number(code.trim())).filter(Boolean),
     }),
   );
 }
 
-describe('the REST route table against SERVICE.md §3', () => {
+/** The domain-level operations; their paths follow the prefix /hosting/api/client/{clientId}/domain/{domainId}. */
+const domainOperations = () => contractTable('## Domain-level operations', '## Management routes', DOMAIN_PREFIX);
+/** Clients, their API keys and domains; full paths. */
+const managementOperations = () => contractTable('## Management routes', '## Rules for every route', '');
+
+type Operation = Awaited<ReturnType<typeof contractTable>>[number];
+
+function expectRouteFor(operation: Operation) {
+  const route = restRoutes.find((r) => r.method === operation.method && r.path === operation.path);
+  expect(route, `${operation.name}: ${operation.method} ${operation.path}`).toBeDefined();
+  expect(route!.status, operation.name).toBe(operation.success);
+  expect(route!.errors, operation.name).toEqual(expect.arrayContaining(operation.errors));
+}
+
+describe('the REST route table against the contract (docs/REST-CONTRACT.md)', () => {
   it('has a route with the same success status and error statuses for every operation of the table', async () => {
-    const operations = await specOperations();
+    const operations = await domainOperations();
     expect(operations).toHaveLength(25);
     for (const operation of operations) {
-      const route = restRoutes.find((r) => r.method === operation.method && r.path === operation.path);
-      expect(route, `${operation.name}: ${operation.method} ${operation.path}`).toBeDefined();
-      expect(route!.status, operation.name).toBe(operation.success);
-      expect(route!.errors, operation.name).toEqual(expect.arrayContaining(operation.errors));
+      expect(operation.path.startsWith(`${DOMAIN_PREFIX}/`), operation.name).toBe(true);
+      expectRouteFor(operation);
     }
   });
 
@@ -57,6 +77,13 @@ describe('the REST route table against SERVICE.md §3', () => {
         'DELETE /hosting/api/client/:clientId/apikey/:keyId',
       ].sort(),
     );
+  });
+
+  it('documents exactly those management routes, each with its route\'s success status and error statuses', async () => {
+    const operations = await managementOperations();
+    const management = restRoutes.filter((r) => !r.path.includes('/domain/:domainId/')).map((r) => `${r.method} ${r.path}`);
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(management.sort());
+    for (const operation of operations) expectRouteFor(operation);
   });
 });
 

@@ -371,7 +371,8 @@ describe('embeddings from cookies', () => {
   });
 
   it('recognises cookies from an imported Open Cookie Database file ("imported" rule)', async () => {
-    const csv = await readFile(new URL('../../shared/data/open-cookie-database/open-cookie-database.csv', import.meta.url), 'utf8');
+    // A small file in that format, of the project's making (test/fixtures/open-cookie-database.csv).
+    const csv = await readFile(new URL('./fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
     await importOpenCookieDatabase(service.database.orm.em.fork(), csv);
     // A cookie the built-in catalog does not know, but the Open Cookie Database does.
     const answer = await service.graphql(
@@ -390,6 +391,29 @@ describe('embeddings from cookies', () => {
     ]);
     expect(created.status).toBe(201);
     expect(created.body[0]).toMatchObject({ name: 'Cookiebot', assets: [{ name: 'CookieConsentBulkTicket', storageType: 'cookie' }] });
+  });
+
+  it('prefers the built-in presets to imported rows, by exact name and by pattern', async () => {
+    const csv = await readFile(new URL('./fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
+    await importOpenCookieDatabase(service.database.orm.em.fork(), csv);
+    // _hjid and the pattern _hjSession_ are rows of the file too, under the built-in preset's own name.
+    const answer = await service.graphql(
+      `query($clientId: ID!, $id: ID!) { domain(clientId: $clientId, id: $id) {
+         embeddingsFromCookiesPlan(cookies: [
+           { name: "_hjid", storageType: "cookie" },
+           { name: "_hjSession_1234", storageType: "cookie" },
+           { name: "_exa_ses_42", storageType: "cookie" }
+         ]) { cookies { name rule presetId presetName pattern } } } }`,
+      { clientId: domain.clientId, id: domain.domainId },
+    );
+    expect(answer.errors).toBeUndefined();
+    const [id, session, imported] = answer.data.domain.embeddingsFromCookiesPlan.cookies;
+    const HOTJAR = preset('Hotjar');
+    expect(id).toEqual({ name: '_hjid', rule: 'exact', presetId: HOTJAR.id, presetName: 'Hotjar', pattern: '_hjid' });
+    expect(session).toEqual({ name: '_hjSession_1234', rule: 'wildcard', presetId: HOTJAR.id, presetName: 'Hotjar', pattern: '_hjSession_*' });
+    // A pattern row of the file, for a platform the built-in catalog does not have.
+    expect(imported).toMatchObject({ name: '_exa_ses_42', rule: 'imported', presetName: 'Example Analytics', pattern: '_exa_ses_*' });
+    expect(imported.presetId).toBeGreaterThanOrEqual(100_000);
   });
 });
 
