@@ -6,6 +6,7 @@ import type { ErrorKind, FieldProblem } from '../src/errors.ts';
 export const HTTP_STATUS: Record<ErrorKind, number> = {
   validation: 400,
   not_found: 404,
+  forbidden: 403,
   conflict: 409,
   unauthenticated: 401,
   upstream: 500,
@@ -17,6 +18,7 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
 const TYPE_BY_STATUS: Record<number, string> = {
   400: '/problems/validation',
   401: '/problems/unauthenticated',
+  403: '/problems/forbidden',
   404: '/problems/not-found',
   405: '/problems/method-not-allowed',
   409: '/problems/conflict',

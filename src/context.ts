@@ -4,8 +4,11 @@ import type { KeyRing } from './features/api-keys/key-ring.ts';
 import type { ScanGate } from './onboarding/scan-gate.ts';
 import type { Scanner } from './onboarding/scanner/scan.ts';
 
-/** Who is asking: the administrator (every client) or a client (its own paths only). */
-export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string };
+/**
+ * Who is asking: the administrator (every client) or a client (its own paths only), by the key
+ * it presented (`keyId`: a client key may revoke the keys it created).
+ */
+export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string; keyId: string };
 
 /** What the service holds for its whole life and operations may use. */
 export type AppServices = {

@@ -5,6 +5,7 @@
 export type ErrorKind =
   | 'validation'
   | 'not_found'
+  | 'forbidden'
   | 'conflict'
   | 'unauthenticated'
   | 'upstream'
@@ -33,6 +34,9 @@ export const invalid = (message: string, problems: FieldProblem[] = []) =>
   new ServiceError('validation', message, problems);
 
 export const notFound = (what: string) => new ServiceError('not_found', `${what} not found`);
+
+/** The caller may reach the object but not do this to it (a client key on its own account). */
+export const forbidden = (message: string) => new ServiceError('forbidden', message);
 
 export const conflict = (message: string, problems: FieldProblem[] = []) =>
   new ServiceError('conflict', message, problems);

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
+import { MAX_KEYS_PER_CLIENT } from '../src/features/api-keys/api-key.operations.ts';
 import { API, createClient, createDomain } from './support/fixtures.ts';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 import { startTestService, type TestService } from './support/service.ts';
@@ -87,6 +88,98 @@ describe('client API keys over REST', () => {
   });
 });
 
+describe('what a client key may do to its own account', () => {
+  const clientPath = (id: string) => `${API}/${id}`;
+
+  it(`mints keys up to ${MAX_KEYS_PER_CLIENT} per client, counted under concurrency; then 409 naming the cap`, async () => {
+    const { client, key } = await clientWithKey();
+    const asClient = service.as(key);
+    const answers = await Promise.all(
+      Array.from({ length: MAX_KEYS_PER_CLIENT + 5 }, (_, i) => asClient.rest('POST', `${clientPath(client.id)}/apikey`, { name: `minted ${i}` })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    // One key existed already (the one making the requests).
+    expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_KEYS_PER_CLIENT - 1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(6);
+    const refused = answers.find((answer) => answer.status === 409)!;
+    expect(refused.body).toMatchObject({ type: '/problems/conflict', detail: expect.stringContaining(`${MAX_KEYS_PER_CLIENT} API keys`) });
+    expect((await service.rest('GET', `${clientPath(client.id)}/apikey`)).body).toHaveLength(MAX_KEYS_PER_CLIENT);
+    // The cap binds the administrator too; revoking one makes room again.
+    expect((await service.rest('POST', `${clientPath(client.id)}/apikey`, { name: 'one more' })).status).toBe(409);
+    const minted = answers.find((answer) => answer.status === 201)!.body;
+    expect((await asClient.rest('DELETE', `${clientPath(client.id)}/apikey/${minted.id}`)).status).toBe(204);
+    expect((await service.rest('POST', `${clientPath(client.id)}/apikey`, { name: 'one more' })).status).toBe(201);
+  });
+
+  it('revokes only the keys it created and itself; keys the administrator issued answer 403 and stay', async () => {
+    const { client, key, keyId } = await clientWithKey();
+    const issuedByAdmin = (await service.rest('POST', `${clientPath(client.id)}/apikey`, { name: 'by the administrator' })).body;
+    const asClient = service.as(key);
+    const made = (await asClient.rest('POST', `${clientPath(client.id)}/apikey`, { name: 'made by the key' })).body;
+    const sibling = await asClient.rest('DELETE', `${clientPath(client.id)}/apikey/${issuedByAdmin.id}`);
+    expect(sibling.status, sibling.text).toBe(403);
+    expect(sibling.body).toMatchObject({ type: '/problems/forbidden', status: 403, detail: expect.stringContaining('keys it created') });
+    const viaGraphql = await asClient.graphql('mutation($c: ID!, $id: ID!) { revokeApiKey(clientId: $c, id: $id) }', { c: client.id, id: issuedByAdmin.id });
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await service.as(issuedByAdmin.key).rest('GET', clientPath(client.id))).status, 'the key still works').toBe(200);
+    // A key made by another client key is not its either.
+    const grandchild = (await service.as(made.key).rest('POST', `${clientPath(client.id)}/apikey`, { name: 'made by the made one' })).body;
+    expect((await asClient.rest('DELETE', `${clientPath(client.id)}/apikey/${grandchild.id}`)).status).toBe(403);
+    expect((await asClient.rest('DELETE', `${clientPath(client.id)}/apikey/${made.id}`)).status).toBe(204);
+    expect((await asClient.rest('DELETE', `${clientPath(client.id)}/apikey/${keyId}`)).status, 'itself').toBe(204);
+    expect((await asClient.rest('GET', clientPath(client.id))).status).toBe(401);
+    const left = (await service.rest('GET', `${clientPath(client.id)}/apikey`)).body.map((k: { name: string }) => k.name).sort();
+    expect(left).toEqual(['by the administrator', 'made by the made one']);
+  });
+
+  it('changes its contact fields, but not its username or active flag (403, nothing changed); sending them back unchanged is fine', async () => {
+    const { client, key } = await clientWithKey();
+    const asClient = service.as(key);
+    const before = (await service.rest('GET', clientPath(client.id))).body;
+    for (const change of [{ active: false }, { username: `renamed-${client.id}` }, { company: 'X', active: false }]) {
+      const answer = await asClient.rest('PUT', clientPath(client.id), change);
+      expect(answer.status, JSON.stringify(change)).toBe(403);
+      expect(answer.body.detail).toMatch(/only the administrator changes a client's (username|active)/);
+      expect((await service.rest('GET', clientPath(client.id))).body).toEqual(before);
+    }
+    const viaGraphql = await asClient.graphql('mutation($id: ID!) { updateClient(id: $id, input: { active: false }) { id } }', { id: client.id });
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const echoed = await asClient.rest('PUT', clientPath(client.id), { ...before, company: 'ACME' });
+    expect(echoed.status, echoed.text).toBe(200);
+    expect(echoed.body).toEqual({ ...before, company: 'ACME' });
+  });
+
+  it('may not delete its own client (403 over REST, FORBIDDEN over GraphQL); the administrator may', async () => {
+    const { client, key } = await clientWithKey();
+    const answer = await service.as(key).rest('DELETE', clientPath(client.id));
+    expect(answer.status, answer.text).toBe(403);
+    const viaGraphql = await service.as(key).graphql('mutation($id: ID!) { deleteClient(id: $id) }', { id: client.id });
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await service.rest('GET', clientPath(client.id))).status).toBe(200);
+    expect((await service.rest('DELETE', clientPath(client.id))).status).toBe(204);
+  });
+
+  it("an inactive client's keys are refused at once with 403 (REST and GraphQL), and let in again once it is active", async () => {
+    const { client, key } = await clientWithKey();
+    const asClient = service.as(key);
+    expect((await asClient.rest('GET', clientPath(client.id))).status).toBe(200); // remembered by the key ring
+    expect((await service.rest('PUT', clientPath(client.id), { active: false })).status).toBe(200);
+    const refused = await asClient.rest('GET', clientPath(client.id));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ type: '/problems/forbidden', detail: expect.stringContaining('not active') });
+    const viaGraphql = await asClient.graphql('{ clients { id } }');
+    expect(viaGraphql.status).toBe(403);
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await service.rest('PUT', clientPath(client.id), { active: true })).status).toBe(200);
+    expect((await asClient.rest('GET', clientPath(client.id))).status).toBe(200);
+
+    // A client created inactive (the documented default) gets keys that wait for it.
+    const dormant = await createClient(service, { active: false });
+    const dormantKey = (await service.rest('POST', `${clientPath(dormant.id)}/apikey`, { name: 'waiting' })).body.key;
+    expect((await service.as(dormantKey).rest('GET', clientPath(dormant.id))).status).toBe(403);
+  });
+});
+
 describe('client API keys over GraphQL', () => {
   it('creates, lists and revokes keys', async () => {
     const client = await createClient(service);
@@ -120,6 +213,18 @@ describe('keys in logs', () => {
       const answer = await service.as(null).rest('GET', `${API}/${client.id}?x=1&${name}=${key}`);
       expect(answer.status, name).toBe(200);
     }
+    // Bracketed names (`apiKey[]`), which the query parser does not take as the key, and a key
+    // long enough to stand as a name of its own.
+    for (const query of [`apiKey[]=${key}`, `apikey[0]=${key}`, `${key}`, `x=${key}`]) {
+      await service.as(null).rest('GET', `${API}/${client.id}?${query}`);
+    }
+    // A key inside GraphQL variables sent by GET.
+    const variables = encodeURIComponent(JSON.stringify({ apiKey: key, email: 'secret.person@example.org' }));
+    await service.as(key).raw({
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent('query Q($apiKey: String) { __typename }')}&variables=${variables}&operationName=Q`,
+      headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' },
+    });
     await service.as(wrong).rest('GET', `${API}/${client.id}`);
     await service.as(key).graphql('{ clients { id } }');
     await service.as(null).raw({ method: 'GET', path: `/graphql?apiKey=${key}&query=%7Bclients%7Bid%7D%7D`, headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' } });
@@ -128,7 +233,10 @@ describe('keys in logs', () => {
     expect(logLines.length).toBeGreaterThan(5);
     expect(all).not.toContain(key);
     expect(all).not.toContain(wrong);
+    expect(all).not.toContain('secret.person');
     expect(all).toContain('apiKey=[redacted]');
+    expect(all).toContain('apiKey[]=[redacted]');
+    expect(all).toContain('operationName=Q');
   });
 });
 

@@ -83,7 +83,7 @@ describe('clients over REST', () => {
       firstName: 'Erika',
       lastName: '',
       company: '',
-      active: false,
+      active: true,
     });
 
     const all = await service.rest('GET', API);

@@ -545,7 +545,10 @@ describe('rate limits', () => {
     expect(other.status, other.text).toBe(200);
   });
 
-  it('requests with a missing or wrong key are limited by address; known valid keys still pass', async () => {
+  it('requests with a missing or wrong key are limited by address; a valid key is never refused for them', async () => {
+    // A client key made before the lock-out and never used yet: nothing remembers it as valid.
+    const client = await createClient(limited);
+    const unused = (await limited.rest('POST', `${API}/${client.id}/apikey`, { name: 'fresh' })).body.key as string;
     const anonymous = limited.as(null);
     for (const i of range(PER_MINUTE)) {
       const answer = await (i % 2 === 0 ? anonymous : limited.as('dcs_wrongwrongwrongwrong')).rest('GET', API);
@@ -553,8 +556,43 @@ describe('rate limits', () => {
     }
     expectRateLimited(await anonymous.rest('GET', API));
     expectRateLimited(await limited.as('dcs_anotherwrongkeyxxxxxx').rest('GET', API));
-    // The administrator's key is known to be valid: the address's failures do not lock it out.
-    expect((await limited.rest('GET', API)).status).toBe(200);
+    const graphql = await anonymous.graphql('{ __typename }');
+    expect(graphql.status).toBe(429);
+    expect(graphql.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    // Valid keys from the same address pass: the administrator's and one never seen before.
+    const fresh = await limited.as(unused).rest('GET', `${API}/${client.id}`);
+    expect(fresh.status, fresh.text).toBe(200);
+    expect((await limited.as(null).rest('GET', `${API}/${client.id}?apiKey=${unused}`)).status).toBe(200);
+    // The public pages still answer.
+    expect((await anonymous.rest('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('failed authentications behind a reverse proxy (TRUST_PROXY)', () => {
+  const PER_MINUTE = 3;
+  const from = (service: TestService, address: string, key: string) =>
+    service.as(key).raw({ method: 'GET', path: API, headers: { 'x-forwarded-for': address } });
+
+  it('counts each client address the trusted proxy names apart', async () => {
+    const behindProxy = await startTestService({ failedAuthenticationsPerMinute: PER_MINUTE, trustProxy: 'loopback' });
+    try {
+      for (const _ of range(PER_MINUTE)) expect((await from(behindProxy, '203.0.113.7', 'dcs_wrongwrongwrongwrong')).status).toBe(401);
+      expect((await from(behindProxy, '203.0.113.7', 'dcs_wrongwrongwrongwrong')).status).toBe(429);
+      // Another visitor behind the same proxy is not locked out by the first one's failures.
+      expect((await from(behindProxy, '198.51.100.9', 'dcs_wrongwrongwrongwrong')).status).toBe(401);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('without the setting, X-Forwarded-For is not believed: a client cannot dodge the limit by inventing addresses', async () => {
+    const direct = await startTestService({ failedAuthenticationsPerMinute: PER_MINUTE });
+    try {
+      for (const i of range(PER_MINUTE)) expect((await from(direct, `203.0.113.${i + 1}`, 'dcs_wrongwrongwrongwrong')).status).toBe(401);
+      expect((await from(direct, '198.51.100.9', 'dcs_wrongwrongwrongwrong')).status).toBe(429);
+    } finally {
+      await direct.close();
+    }
   });
 });
 

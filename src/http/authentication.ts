@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Caller } from '../context.ts';
 import type { KeyRing } from '../features/api-keys/key-ring.ts';
 import { refuse } from './refusal.ts';
@@ -6,8 +6,9 @@ import { refuse } from './refusal.ts';
 /**
  * API keys, as the real API takes them (`?apiKey=…`) and as `Authorization: Bearer …`.
  * Without a valid key only the health endpoints, the documentation and the GraphiQL page
- * answer; everything else is 401 (GraphQL: an UNAUTHENTICATED error). The key never reaches a
- * log line: see logging.
+ * answer; everything else is 401 (GraphQL: an UNAUTHENTICATED error), or 429 once an address
+ * has failed too often. A valid key is never refused for its address's failures. The key never
+ * reaches a log line: see logging.
  */
 
 const callers = new WeakMap<Request, Caller>();
@@ -28,15 +29,26 @@ const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/openapi.json', '/docs']);
 
 export const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path);
 
-export const authentication = (keys: KeyRing) => async (req: Request, res: Response, next: NextFunction) => {
-  const key = presentedKey(req);
-  const caller = key ? await keys.authenticate(key) : undefined;
-  if (caller) {
-    callers.set(req, caller);
-    return next();
-  }
-  if (isPublicRequest(req)) return next();
-  const detail = key ? 'the API key is not valid' : 'an API key is required: ?apiKey=… or Authorization: Bearer …';
-  res.setHeader('WWW-Authenticate', 'Bearer');
-  refuse(req, res, 401, 'UNAUTHENTICATED', detail);
-};
+/**
+ * `failedAttempts` sees only requests whose key is missing or wrong: it calls `next` to let the
+ * 401 go out, or answers 429 itself when the address has failed too often.
+ */
+export const authentication =
+  (keys: KeyRing, failedAttempts: RequestHandler) => async (req: Request, res: Response, next: NextFunction) => {
+    const key = presentedKey(req);
+    const owner = key ? await keys.authenticate(key) : undefined;
+    if (owner?.kind === 'inactive') {
+      refuse(req, res, 403, 'FORBIDDEN', `the client ${owner.clientId} of this API key is not active; the administrator can activate it`);
+      return;
+    }
+    if (owner) {
+      callers.set(req, owner);
+      return next();
+    }
+    if (isPublicRequest(req)) return next();
+    failedAttempts(req, res, () => {
+      const detail = key ? 'the API key is not valid' : 'an API key is required: ?apiKey=… or Authorization: Bearer …';
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      refuse(req, res, 401, 'UNAUTHENTICATED', detail);
+    });
+  };

@@ -2,9 +2,7 @@ import cors from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
-import { hashKey } from '../features/api-keys/key-material.ts';
-import type { KeyRing } from '../features/api-keys/key-ring.ts';
-import { presentedKey } from './authentication.ts';
+import { callerOf } from './authentication.ts';
 import { refuse } from './refusal.ts';
 
 /** Security headers, CORS for dashboards, and per-key rate limits. */
@@ -25,6 +23,10 @@ export const securityHeaders = (): RequestHandler =>
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
+        // helmet's default would make browsers fetch this page's scripts over https, which
+        // leaves GraphiQL and /docs blank wherever the service is reached over plain HTTP
+        // (a container on its host's address, a private network).
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,
@@ -61,31 +63,25 @@ export const rateLimitPerKey = (perMinute: number): RequestHandler =>
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: (req: Request) => {
-      const key = presentedKey(req);
-      return key ? `key:${hashKey(key).toString('hex')}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+      const caller = callerOf(req);
+      if (!caller) return `ip:${ipKeyGenerator(req.ip ?? '')}`;
+      return caller.kind === 'admin' ? 'admin' : `key:${caller.keyId}`;
     },
     handler: tooMany(perMinute, 'requests with this key'),
   });
 
 /**
- * Each address may fail authentication `perMinute` times a minute; past that, its requests are
- * refused with 429 before any key is looked up, so guessing keys is slow and cheap to refuse.
- * Keys that authenticated within the last 30 s (the key ring's memory) and the administrator key
- * pass, so a blocked address does not lock out owners who are at work.
+ * Each address may fail authentication `perMinute` times a minute; past that, its requests with
+ * a missing or wrong key are answered 429 instead of 401, so guessing keys is slow. Only failed
+ * requests reach it (see authentication.ts): a valid key always passes, whatever its address did.
+ * The address is the client's as `TRUST_PROXY` lets Express read it behind a reverse proxy.
  */
-export const rateLimitFailedAuthentication = (perMinute: number, keys: KeyRing): RequestHandler =>
+export const rateLimitFailedAuthentication = (perMinute: number): RequestHandler =>
   rateLimit({
-    skip: (req: Request) => {
-      const key = presentedKey(req);
-      return key !== undefined && keys.isKnown(key);
-    },
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`,
-    // Only refused keys count.
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401,
     handler: tooMany(perMinute, 'requests with a missing or wrong API key'),
   });

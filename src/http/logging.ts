@@ -14,7 +14,17 @@ function decodedName(name: string): string {
   }
 }
 
-/** `?apiKey=…` (however its name is encoded) → `?apiKey=[redacted]`: API keys never reach a log line. */
+/** Query parameters the service reads; any other name is logged as `[redacted]`, for it may be data itself. */
+const KNOWN_PARAMETERS = new Set(['apiKey', 'query', 'variables', 'operationName', 'extensions']);
+/** Of those, the ones whose values may be logged: they name things, they carry no data. */
+const LOGGED_VALUES = new Set(['operationName']);
+
+/**
+ * `?apiKey=…&variables=…&x=…` → `?apiKey=[redacted]&variables=[redacted]&[redacted]`: a logged
+ * address keeps the names of the parameters the service reads (also bracketed, `apiKey[]`) but
+ * no values — API keys however their name is encoded, GraphQL documents and variables sent by
+ * GET — and nothing of parameters it does not read.
+ */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
@@ -23,11 +33,14 @@ export function redactUrl(url: string): string {
     .slice(start + 1, end)
     .split('&')
     .map((pair) => {
-      const name = pair.split('=', 1)[0]!;
-      return decodedName(name).toLowerCase() === 'apikey' ? `${name}=[redacted]` : pair;
+      const separator = pair.indexOf('=');
+      const name = separator < 0 ? pair : pair.slice(0, separator);
+      const known = decodedName(name).replace(/\[.*$/, '');
+      if (!KNOWN_PARAMETERS.has(known)) return '[redacted]';
+      return separator < 0 || LOGGED_VALUES.has(known) ? pair : `${name}=[redacted]`;
     })
     .join('&');
-  return `${url.slice(0, start + 1)}${query}${url.slice(end)}`;
+  return `${url.slice(0, start + 1)}${query}`;
 }
 
 const requestedUrl = (req: IncomingMessage): string => (req as Request).originalUrl ?? req.url ?? '';

@@ -9,10 +9,12 @@ export const API = '/hosting/api/client';
 
 export type DomainPath = { clientId: string; domainId: string; base: string };
 
+/** An active client (only an active client's keys are let in). */
 export async function createClient(service: TestService, overrides: Record<string, unknown> = {}) {
   const answer = await service.rest('POST', API, {
     username: `operator-${randomUUID()}`,
     emailAddress: 'ops@example.org',
+    active: true,
     ...overrides,
   });
   expect(answer.status, answer.text).toBe(201);

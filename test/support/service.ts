@@ -60,6 +60,7 @@ export type TestServiceOptions = {
   corsOrigins?: string[];
   maxConcurrentScans?: number;
   development?: boolean;
+  trustProxy?: boolean | number | string;
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -85,6 +86,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       rateLimitPerMinute: options.rateLimitPerMinute ?? 1_000_000,
       failedAuthenticationsPerMinute: options.failedAuthenticationsPerMinute ?? 1_000_000,
       development: options.development ?? false,
+      trustProxy: options.trustProxy,
     },
   });
   const server: Server = await new Promise((resolve) => {

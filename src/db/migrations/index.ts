@@ -2,10 +2,14 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122193136 } from './Migration20261122193136.ts';
 import { Migration20261122200450_onboarding } from './Migration20261122200450_onboarding.ts';
 import { Migration20261122202429_api_keys } from './Migration20261122202429_api_keys.ts';
+import { Migration20261123133841_api_key_created_by } from './Migration20261123133841_api_key_created_by.ts';
+import { Migration20261123140103_tcf_vendors } from './Migration20261123140103_tcf_vendors.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122193136', class: Migration20261122193136 },
   { name: 'Migration20261122200450_onboarding', class: Migration20261122200450_onboarding },
   { name: 'Migration20261122202429_api_keys', class: Migration20261122202429_api_keys },
+  { name: 'Migration20261123133841_api_key_created_by', class: Migration20261123133841_api_key_created_by },
+  { name: 'Migration20261123140103_tcf_vendors', class: Migration20261123140103_tcf_vendors },
 ];

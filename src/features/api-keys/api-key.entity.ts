@@ -16,6 +16,11 @@ export const ApiKeyEntity = defineEntity({
     /** The key's first characters, for telling keys apart in lists and finding one quickly. */
     prefix: p.text().index(),
     hash: p.text(),
+    /**
+     * The key that created this one, when a client key did (null: the administrator or the
+     * command line). A client key may revoke only the keys it created, and itself.
+     */
+    createdBy: p.uuid().nullable(),
     ...timestamps(),
   },
 });

@@ -1,13 +1,16 @@
 import type { ApiKey, ApiKeyCreate, CreatedApiKey } from '../../contract/api-key.ts';
 import type { RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { requireClient } from '../domains/domain.scope.ts';
 import { ApiKeyEntity, type ApiKeyRow } from './api-key.entity.ts';
 import { generateKey } from './key-material.ts';
 
 export type ApiKeyScope = { clientId: string; keyId: string };
+
+/** Keys one client may hold at once, whoever creates them: a stolen key cannot mint keys without end. */
+export const MAX_KEYS_PER_CLIENT = 20;
 
 const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
@@ -18,9 +21,14 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
 
 export async function createApiKey(ctx: RequestContext, clientId: string, input: ApiKeyCreate): Promise<CreatedApiKey> {
   return inTransaction(ctx.em, async (em) => {
-    const client = await requireClient({ ...ctx, em }, clientId);
+    // Locked, so that concurrent creates count one after another against the cap.
+    const client = await requireClient({ ...ctx, em, lock: true }, clientId);
+    if ((await em.count(ApiKeyEntity, { client })) >= MAX_KEYS_PER_CLIENT) {
+      throw conflict(`the client already holds ${MAX_KEYS_PER_CLIENT} API keys, the most it may; revoke one first`);
+    }
     const { key, prefix, hash } = generateKey();
-    const row = em.create(ApiKeyEntity, { id: newId(), client, name: input.name, prefix, hash });
+    const createdBy = ctx.caller.kind === 'client' ? ctx.caller.keyId : null;
+    const row = em.create(ApiKeyEntity, { id: newId(), client, name: input.name, prefix, hash, createdBy });
     await em.flush();
     return { ...toApiKey(row), key };
   });
@@ -32,12 +40,20 @@ export async function listApiKeys(ctx: RequestContext, clientId: string): Promis
   return rows.map(toApiKey);
 }
 
-/** Revokes (deletes) the key; requests made with it are refused from then on. */
+/**
+ * Revokes (deletes) the key; requests made with it are refused from then on. The administrator
+ * revokes any key; a client key only those it created, and itself.
+ */
 export async function revokeApiKey(ctx: RequestContext, scope: ApiKeyScope): Promise<void> {
   await inTransaction(ctx.em, async (em) => {
     const client = await requireClient({ ...ctx, em }, scope.clientId);
-    const deleted = isId(scope.keyId) ? await em.nativeDelete(ApiKeyEntity, { id: scope.keyId, client }) : 0;
-    if (deleted === 0) throw notFound(`API key ${scope.keyId}`);
+    const row = isId(scope.keyId) ? await em.findOne(ApiKeyEntity, { id: scope.keyId, client }) : null;
+    if (!row) throw notFound(`API key ${scope.keyId}`);
+    const { caller } = ctx;
+    if (caller.kind === 'client' && row.id !== caller.keyId && row.createdBy !== caller.keyId) {
+      throw forbidden('a client key may revoke only itself and the keys it created; the administrator revokes the others');
+    }
+    await em.nativeDelete(ApiKeyEntity, { id: row.id });
   });
   ctx.services.keys.forget(scope.keyId);
 }

@@ -1,18 +1,29 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** API keys: `dcs_` and 32 random bytes in base64url. High entropy, so a plain SHA-256 is a safe hash. */
 
 export const KEY_PREFIX_LENGTH = 12;
 
-/** Hashes of recently presented keys: a request needs its key's hash several times (limits, authentication). */
-const recent = new Map<string, Buffer>();
+/** Longer strings are no key: refused without hashing or a lookup (ADMIN_API_KEY is bounded alike). */
+export const MAX_KEY_LENGTH = 512;
+
+export const isPlausibleKey = (key: string): boolean => key.length >= KEY_PREFIX_LENGTH && key.length <= MAX_KEY_LENGTH;
+
+/**
+ * Hashes of recently presented keys (a request needs its key's hash more than once), bounded by
+ * bytes: a key is at most MAX_KEY_LENGTH characters, its hash 32 bytes, plus the entry's overhead.
+ */
+const recent = new LRUCache<string, Buffer>({
+  maxSize: 1024 * 1024,
+  sizeCalculation: (hash, key) => key.length * 2 + hash.length + 100,
+});
 
 export function hashKey(key: string): Buffer {
   let hash = recent.get(key);
   if (!hash) {
     hash = createHash('sha256').update(key, 'utf8').digest();
-    if (recent.size >= 1_000) recent.clear();
-    recent.set(key, hash);
+    if (key.length <= MAX_KEY_LENGTH) recent.set(key, hash);
   }
   return hash;
 }

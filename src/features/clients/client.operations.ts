@@ -1,7 +1,7 @@
 import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from '../../contract/client.ts';
 import { isAdmin, type RequestContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { requireClient } from '../domains/domain.scope.ts';
 import { ClientEntity, type ClientRow } from './client.entity.ts';
@@ -45,12 +45,23 @@ export async function createClient(ctx: RequestContext, input: ClientCreate): Pr
   );
 }
 
+/** What only the administrator changes on a client: a client key may not rename or (de)activate its account. */
+const ADMINISTERED_FIELDS = ['username', 'active'] as const;
+
+/**
+ * Updates the client. A client key may change its own contact fields; sending `username` or
+ * `active` back unchanged is fine, changing them is the administrator's (403).
+ */
 export async function updateClient(ctx: RequestContext, clientId: string, input: ClientUpdate): Promise<Client> {
-  return inTransaction(
+  const updated = await inTransaction(
     ctx.em,
     async (em) => {
       const row = await requireClient({ ...ctx, em, lock: true }, clientId);
       const { id: _ignored, ...fields } = input;
+      if (!isAdmin(ctx.caller)) {
+        const changed = ADMINISTERED_FIELDS.filter((field) => fields[field] !== undefined && fields[field] !== row[field]);
+        if (changed.length > 0) throw forbidden(`only the administrator changes a client's ${changed.join(' and ')}`);
+      }
       if (fields.username !== undefined && fields.username !== row.username) {
         if (await em.count(ClientEntity, { username: fields.username })) throw conflict(DUPLICATE.duplicate);
       }
@@ -60,12 +71,19 @@ export async function updateClient(ctx: RequestContext, clientId: string, input:
     },
     DUPLICATE,
   );
+  // Whether its keys are let in depends on `active`: decided afresh from now on.
+  ctx.services.keys.forgetClient(clientId);
+  return updated;
 }
 
-/** Deletes the client and, through the database's cascades, everything beneath it (its API keys too). */
+/**
+ * Deletes the client and, through the database's cascades, everything beneath it (its API keys
+ * too). Only the administrator deletes a client; its own key gets 403.
+ */
 export async function deleteClient(ctx: RequestContext, clientId: string): Promise<void> {
   await inTransaction(ctx.em, async (em) => {
     const row = await requireClient({ ...ctx, em, lock: true }, clientId);
+    if (!isAdmin(ctx.caller)) throw forbidden("only the administrator deletes a client; a client key may not delete its own account");
     await em.nativeDelete(ClientEntity, { id: row.id });
   });
   ctx.services.keys.forgetClient(clientId);
