@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { invalidPayload, parsePayload } from '../src/contract/validate.ts';
 import { translateDatabaseError } from '../src/db/transaction.ts';
@@ -10,8 +11,15 @@ import { type RestRoute, restRoutes } from './routes.ts';
 /** Request bodies above this are refused with 413 (SERVICE.md §3). */
 export const BODY_LIMIT = '2mb';
 
+/** Refuses a body that is not valid UTF-8 (the parser would turn its bad bytes into U+FFFD and store them). */
+export function requireUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) {
+    throw Object.assign(new Error('the body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
+  }
+}
+
 /** Reads any request body as text, whatever content type it claims (JSON is parsed below). */
-const readBody = express.text({ limit: BODY_LIMIT, type: () => true });
+const readBody = express.text({ limit: BODY_LIMIT, type: () => true, verify: requireUtf8 });
 
 /** The body as JSON; an empty body or one that is not JSON is a 400, never an empty update. */
 function jsonBody(text: unknown): unknown {
@@ -28,31 +36,39 @@ function jsonBody(text: unknown): unknown {
 /** parse → call → present: the adapter does nothing else. */
 const handlerFor = (row: RestRoute) => async (req: Request, res: Response) => {
   const body = row.body ? parsePayload(row.body, jsonBody(req.body)) : undefined;
-  const result = await row.operation(contextOf(req), req.params as Record<string, string>, body);
+  const params = req.params as Record<string, string>;
+  const result = await row.operation(contextOf(req), params, body);
+  if (row.secret) res.setHeader('Cache-Control', 'no-store');
+  if (row.location) res.setHeader('Location', row.location(params, result));
   if (row.status === 204) res.status(204).end();
   else res.status(row.status).json(result);
+};
+
+/** 405 with `Allow`, for a method a path does not take (OPTIONS: 204 with `Allow`). */
+const methodNotAllowed = (allow: string) => (req: Request, res: Response) => {
+  res.setHeader('Allow', allow);
+  if (req.method === 'OPTIONS') res.status(204).end();
+  else sendProblem(res, problem(405, `${req.method} is not allowed here; allowed: ${allow}`));
 };
 
 /** Walks the route table: one Express route per row, and 405 with `Allow` for other methods. */
 export function createRestRouter(routes: RestRoute[] = restRoutes): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const methodsByPath = new Map<string, Set<string>>();
+  const headless = new Set(routes.filter((row) => row.method === 'GET' && row.head === false).map((row) => row.path));
+  for (const row of routes) {
+    const methods = methodsByPath.get(row.path) ?? new Set<string>();
+    methods.add(row.method);
+    // Express answers HEAD with the GET's handler, unless the path refuses it first.
+    if (row.method === 'GET' && !headless.has(row.path)) methods.add('HEAD');
+    methodsByPath.set(row.path, methods);
+  }
+  for (const path of headless) router.head(path, methodNotAllowed([...methodsByPath.get(path)!].join(', ')));
   for (const row of routes) {
     const handlers = row.body ? [readBody, handlerFor(row)] : [handlerFor(row)];
     router[row.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](row.path, ...handlers);
-    const methods = methodsByPath.get(row.path) ?? new Set<string>();
-    methods.add(row.method);
-    if (row.method === 'GET') methods.add('HEAD');
-    methodsByPath.set(row.path, methods);
   }
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods].join(', ');
-    router.all(path, (req, res) => {
-      res.setHeader('Allow', allow);
-      if (req.method === 'OPTIONS') res.status(204).end();
-      else sendProblem(res, problem(405, `${req.method} is not allowed here; allowed: ${allow}`));
-    });
-  }
+  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed([...methods].join(', ')));
   return router;
 }
 
@@ -77,7 +93,8 @@ export const problemHandler =
       return sendProblem(res, problem(413, `the request body is larger than ${BODY_LIMIT.toUpperCase().replace('MB', ' MiB')}`));
     }
     if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
-      return sendProblem(res, problem(httpError.status === 415 ? 400 : httpError.status, httpError.message));
+      const status = httpError.status === 415 ? 400 : httpError.status;
+      return sendProblem(res, problem(status, httpError.message, status === 400 ? [{ path: '', message: httpError.message }] : undefined));
     }
     logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, 'unexpected error');
     return sendProblem(res, problem(500, 'an unexpected error occurred; it has been logged'));

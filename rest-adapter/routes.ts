@@ -54,6 +54,12 @@ export type RestRoute = {
   /** 200/201 send the result as JSON; 204 sends nothing. */
   status: 200 | 201 | 204;
   errors: number[];
+  /** For a 201 that made one resource: its address, sent as `Location`. */
+  location?: (params: Record<string, string>, created: unknown) => string;
+  /** The answer carries a secret (a new API key): `Cache-Control: no-store`. */
+  secret?: true;
+  /** false: HEAD is refused (405) instead of running the whole GET (a scan) for its headers. */
+  head?: false;
 };
 
 function route<P extends string, S extends z.ZodType | undefined = undefined, R extends z.ZodType | undefined = undefined>(row: {
@@ -69,6 +75,9 @@ function route<P extends string, S extends z.ZodType | undefined = undefined, R 
   ) => Promise<R extends z.ZodType ? z.output<R> : unknown>;
   status: 200 | 201 | 204;
   errors: number[];
+  location?: (params: Params<P>, created: R extends z.ZodType ? z.output<R> : never) => string;
+  secret?: true;
+  head?: false;
 }): RestRoute {
   return row as unknown as RestRoute;
 }
@@ -78,11 +87,15 @@ const CLIENT = `${CLIENTS}/:clientId` as const;
 const DOMAIN = `${CLIENT}/domain/:domainId` as const;
 const EMBEDDING = `${DOMAIN}/embedding/:embeddingId` as const;
 
+/** The address of a domain, for `Location`. */
+const domainPath = (p: { clientId: string; domainId: string }) => `${CLIENTS}/${p.clientId}/domain/${p.domainId}`;
+
 export const restRoutes: RestRoute[] = [
   // ── clients ──────────────────────────────────────────────────────────────
   route({ method: 'POST', path: CLIENTS, summary: 'Create client', body: clientCreate,
     response: clientResponse,
-    operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 404, 409] }),
+    operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 404, 409],
+    location: (_, client) => `${CLIENTS}/${client.id}` }),
   route({ method: 'GET', path: CLIENTS, summary: 'Read all clients',
     response: z.array(clientResponse),
     operation: (ctx) => clients.listClients(ctx), status: 200, errors: [] }),
@@ -91,24 +104,26 @@ export const restRoutes: RestRoute[] = [
     operation: (ctx, p) => clients.getClient(ctx, p.clientId), status: 200, errors: [404] }),
   route({ method: 'PUT', path: CLIENT, summary: 'Update client', body: clientUpdate,
     response: clientResponse,
-    operation: (ctx, p, body) => clients.updateClient(ctx, p.clientId, body), status: 200, errors: [400, 404, 409] }),
-  route({ method: 'DELETE', path: CLIENT, summary: 'Delete client and everything beneath it',
-    operation: (ctx, p) => clients.deleteClient(ctx, p.clientId), status: 204, errors: [404] }),
+    operation: (ctx, p, body) => clients.updateClient(ctx, p.clientId, body), status: 200, errors: [400, 403, 404, 409] }),
+  route({ method: 'DELETE', path: CLIENT, summary: 'Delete client and everything beneath it (administrator only)',
+    operation: (ctx, p) => clients.deleteClient(ctx, p.clientId), status: 204, errors: [403, 404] }),
 
   // ── API keys of a client (the key is shown once, on create) ──────────────
-  route({ method: 'POST', path: `${CLIENT}/apikey`, summary: 'Create API key', body: apiKeyCreate,
+  route({ method: 'POST', path: `${CLIENT}/apikey`, summary: 'Create API key (409: the client holds the most keys it may)', body: apiKeyCreate,
     response: createdApiKeyResponse,
-    operation: (ctx, p, body) => apiKeys.createApiKey(ctx, p.clientId, body), status: 201, errors: [400, 404] }),
+    operation: (ctx, p, body) => apiKeys.createApiKey(ctx, p.clientId, body), status: 201, errors: [400, 404, 409],
+    location: (p, key) => `${CLIENTS}/${p.clientId}/apikey/${key.id}`, secret: true }),
   route({ method: 'GET', path: `${CLIENT}/apikey`, summary: 'Read all API keys (prefix only)',
     response: z.array(apiKeyResponse),
     operation: (ctx, p) => apiKeys.listApiKeys(ctx, p.clientId), status: 200, errors: [404] }),
-  route({ method: 'DELETE', path: `${CLIENT}/apikey/:keyId`, summary: 'Revoke API key',
-    operation: (ctx, p) => apiKeys.revokeApiKey(ctx, p), status: 204, errors: [404] }),
+  route({ method: 'DELETE', path: `${CLIENT}/apikey/:keyId`, summary: 'Revoke API key (a client key: only itself and the keys it created)',
+    operation: (ctx, p) => apiKeys.revokeApiKey(ctx, p), status: 204, errors: [403, 404] }),
 
   // ── domains ──────────────────────────────────────────────────────────────
   route({ method: 'POST', path: `${CLIENT}/domain`, summary: 'Create domain', body: domainCreate,
     response: domainResponse,
-    operation: (ctx, p, body) => domains.createDomain(ctx, p, body), status: 201, errors: [400, 404] }),
+    operation: (ctx, p, body) => domains.createDomain(ctx, p, body), status: 201, errors: [400, 404],
+    location: (p, domain) => `${CLIENTS}/${p.clientId}/domain/${domain.id}` }),
   route({ method: 'GET', path: `${CLIENT}/domain`, summary: 'Read all domains',
     response: z.array(domainResponse),
     operation: (ctx, p) => domains.listDomains(ctx, p), status: 200, errors: [404] }),
@@ -124,7 +139,8 @@ export const restRoutes: RestRoute[] = [
   // ── placeholders ─────────────────────────────────────────────────────────
   route({ method: 'POST', path: `${DOMAIN}/placeholder`, summary: 'Create placeholder', body: placeholderCreate,
     response: placeholderResponse,
-    operation: (ctx, p, body) => placeholders.createPlaceholder(ctx, p, body), status: 201, errors: [400, 404, 409] }),
+    operation: (ctx, p, body) => placeholders.createPlaceholder(ctx, p, body), status: 201, errors: [400, 404, 409],
+    location: (p, placeholder) => `${domainPath(p)}/placeholder/${encodeURIComponent(placeholder.name)}` }),
   route({ method: 'PUT', path: `${DOMAIN}/placeholder`, summary: 'Replace all placeholders', body: placeholderReplaceAll,
     response: z.array(placeholderResponse),
     operation: (ctx, p, body) => placeholders.replacePlaceholders(ctx, p, body), status: 201, errors: [400, 404] }),
@@ -143,7 +159,8 @@ export const restRoutes: RestRoute[] = [
   // ── embedding assets ("cookies") ─────────────────────────────────────────
   route({ method: 'POST', path: `${EMBEDDING}/asset`, summary: 'Create cookie', body: assetCreate,
     response: assetResponse,
-    operation: (ctx, p, body) => assets.createAsset(ctx, p, body), status: 201, errors: [400, 404] }),
+    operation: (ctx, p, body) => assets.createAsset(ctx, p, body), status: 201, errors: [400, 404],
+    location: (p, asset) => `${domainPath(p)}/embedding/${p.embeddingId}/asset/${asset.id}` }),
   route({ method: 'GET', path: `${EMBEDDING}/asset`, summary: 'Read all cookies',
     response: z.array(assetResponse),
     operation: (ctx, p) => assets.listAssets(ctx, p), status: 200, errors: [404] }),
@@ -159,7 +176,8 @@ export const restRoutes: RestRoute[] = [
   // ── embeddings ───────────────────────────────────────────────────────────
   route({ method: 'POST', path: `${DOMAIN}/embedding`, summary: 'Create embedding', body: embeddingCreate,
     response: embeddingResponse,
-    operation: (ctx, p, body) => embeddings.createEmbedding(ctx, p, body), status: 201, errors: [400, 404] }),
+    operation: (ctx, p, body) => embeddings.createEmbedding(ctx, p, body), status: 201, errors: [400, 404],
+    location: (p, embedding) => `${domainPath(p)}/embedding/${embedding.id}` }),
   route({ method: 'GET', path: `${DOMAIN}/embedding`, summary: 'Read all embeddings',
     response: z.array(embeddingResponse),
     operation: (ctx, p) => embeddings.listEmbeddings(ctx, p), status: 200, errors: [404] }),
@@ -175,7 +193,8 @@ export const restRoutes: RestRoute[] = [
   // ── themes ───────────────────────────────────────────────────────────────
   route({ method: 'POST', path: `${DOMAIN}/theme`, summary: 'Create theme', body: themeCreate,
     response: themeResponse,
-    operation: (ctx, p, body) => themes.createTheme(ctx, p, body), status: 201, errors: [400, 404] }),
+    operation: (ctx, p, body) => themes.createTheme(ctx, p, body), status: 201, errors: [400, 404],
+    location: (p, theme) => `${domainPath(p)}/theme/${theme.id}` }),
   route({ method: 'GET', path: `${DOMAIN}/theme`, summary: 'Read all themes',
     response: z.array(themeResponse),
     operation: (ctx, p) => themes.listThemes(ctx, p), status: 200, errors: [404] }),
@@ -191,7 +210,7 @@ export const restRoutes: RestRoute[] = [
   // ── onboarding ───────────────────────────────────────────────────────────
   route({ method: 'GET', path: `${DOMAIN}/onboarding/scan`, summary: 'Scan domain (400: the site answers an error or an empty page, or its address is refused; 500: the crawl failed)',
     response: onboardingScanResult,
-    operation: (ctx, p) => scanDomain(ctx, p), status: 200, errors: [400, 404, 409, 429, 500] }),
+    operation: (ctx, p) => scanDomain(ctx, p), status: 200, errors: [400, 404, 409, 429, 500], head: false }),
   route({ method: 'POST', path: `${DOMAIN}/onboarding/presets`, summary: 'Import presets', body: onboardingPresetList,
     response: z.array(onboardingPresetResult),
     operation: (ctx, p, body) => importPresets(ctx, p, body), status: 201, errors: [400, 404] }),

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
-import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler } from '../rest-adapter/router.ts';
+import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler, requireUtf8 } from '../rest-adapter/router.ts';
 import type { AppServices } from './context.ts';
 import { graphiql } from './graphql/graphiql/page.ts';
 import { createGraphqlHandler } from './graphql/yoga.ts';
@@ -54,22 +54,26 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readiness(orm, services.scanner));
+  app.get('/readyz', readiness(orm, services.scanner, logger));
   // GraphiQL for browsers at GET /graphql, with its assets: public; operations need a key.
   app.use(graphiql('Consent domain configuration'));
   // The OpenAPI document of the REST layer and its reference page: public, like /healthz.
   app.get(OPENAPI_PATH, openApiDocumentHandler(services.publicBaseUrl));
   app.use(DOCS_PATH, docsRouter());
 
-  app.use(rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60, services.keys));
-  app.use(authentication(services.keys));
+  app.use(authentication(services.keys, rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60)));
   app.use(rateLimitPerKey(options.rateLimitPerMinute));
   app.use(requestContext(orm, services));
   app.get('/metrics', metrics.serve);
 
   const yoga = createGraphqlHandler(logger, { development: options.development, metrics });
-  // GraphQL documents come as JSON of at most 2 MiB, like REST bodies (larger: 413).
-  app.use(yoga.graphqlEndpoint, express.json({ limit: BODY_LIMIT }));
+  // GraphQL documents come as JSON of at most 2 MiB in UTF-8, like REST bodies (larger: 413).
+  app.use(yoga.graphqlEndpoint, express.json({ limit: BODY_LIMIT, verify: requireUtf8 }));
+  // GraphQL answers are personal and may carry a new API key: no cache keeps them.
+  app.use(yoga.graphqlEndpoint, (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   // Yoga is a request listener; Express takes it as middleware at its endpoint.
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
   app.use(createRestRouter());

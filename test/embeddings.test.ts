@@ -398,6 +398,27 @@ describe('embeddings over REST', () => {
     expect(answer.body.assets[999].name).toBe('c999');
   });
 
+  it('takes translations for at most 1,000 locales, as GraphQL takes at most 1,000 entries', async () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const locales = [...letters].flatMap((a) => [...letters].flatMap((b) => [`${a}${b}`, `${a}${b}_DE`])).slice(0, 1001);
+    const texts = (count: number, field = 'name') => Object.fromEntries(locales.slice(0, count).map((locale) => [locale, { [field]: locale }]));
+    const before = await domainState(service, domain);
+    const tooMany = await service.rest('POST', embeddings(), embeddingPayload({ translations: texts(1001) }));
+    expect(tooMany.status, tooMany.text.slice(0, 300)).toBe(400);
+    expect(tooMany.body.errors).toEqual([{ path: '/translations', message: 'must have at most 1000 locales' }]);
+    const inAsset = await service.rest('POST', embeddings(), embeddingPayload({ assets: [{ name: 'a', translations: texts(1001, 'description') }] }));
+    expect(inAsset.body.errors).toEqual([{ path: '/assets/0/translations', message: 'must have at most 1000 locales' }]);
+    const viaGraphql = await service.graphql(
+      'mutation($c: ID!, $d: ID!, $input: EmbeddingCreateInput!) { createEmbedding(clientId: $c, domainId: $d, input: $input) { id } }',
+      { c: domain.clientId, d: domain.domainId, input: { name: 'x', purpose: '6cd2721', translations: locales.map((locale) => ({ locale, name: locale })) } },
+    );
+    expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await domainState(service, domain)).toEqual(before);
+    const atTheLimit = await service.rest('POST', embeddings(), embeddingPayload({ translations: texts(1000) }));
+    expect(atTheLimit.status, atTheLimit.text.slice(0, 300)).toBe(201);
+    expect(Object.keys(atTheLimit.body.translations)).toHaveLength(1000);
+  });
+
   const badAsset = { name: 'ok' };
   it.each([
     ['no name', { name: undefined }, '/name'],

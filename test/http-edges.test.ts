@@ -25,19 +25,17 @@ const bodyRoutes = restRoutes.filter((route) => route.body !== undefined);
 /** Whether the route's body is an array (bulk) payload: its schema accepts `[]`. */
 const takesArray = (route: RestRoute) => route.body!.safeParse([]).success;
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 const methodsByPath = new Map<string, Set<string>>();
 for (const route of restRoutes) {
   const methods = methodsByPath.get(route.path) ?? new Set<string>();
   methods.add(route.method);
+  // HEAD comes with GET, unless answering it would mean doing the GET's whole work (a scan).
+  if (route.method === 'GET' && route.head !== false) methods.add('HEAD');
   methodsByPath.set(route.path, methods);
 }
 const notAllowed = [...methodsByPath].flatMap(([path, methods]) =>
-  ALL_METHODS.filter((method) => !methods.has(method)).map((method) => ({
-    path,
-    method,
-    allow: [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].sort(),
-  })),
+  ALL_METHODS.filter((method) => !methods.has(method)).map((method) => ({ path, method, allow: [...methods].sort() })),
 );
 
 // ── assertions ──────────────────────────────────────────────────────────────
@@ -107,9 +105,15 @@ describe('a known path with a method it does not take', () => {
     const answer = await service.raw({
       method,
       path: pathOf({ path }, world),
-      ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}', headers: json }),
+      ...(method === 'GET' || method === 'DELETE' || method === 'HEAD' ? {} : { body: '{}', headers: json }),
     });
-    expectProblem(answer, 405);
+    if (method === 'HEAD') {
+      // A HEAD answer has no body to hold the problem.
+      expect(answer.status).toBe(405);
+      expect(answer.text).toBe('');
+    } else {
+      expectProblem(answer, 405);
+    }
     const header = answer.headers.get('allow');
     expect(header, 'Allow header').not.toBeNull();
     expect(header!.split(',').map((m) => m.trim()).sort()).toEqual(allow);
@@ -162,6 +166,15 @@ describe.each(bodyRoutes.map((route) => [label(route), route] as const))('bodies
   it.each(wrongShapes)('refuses JSON of the wrong shape (%s) with 400 pointing at the payload', async (_, body) => {
     const answer = await refused(body, 400);
     expect(answer.body.errors).toContainEqual({ path: '', message: expect.any(String) });
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400 (bad bytes are not stored as U+FFFD)', async () => {
+    const sample = Buffer.from(JSON.stringify(samplePayload(route)));
+    // The bytes go inside the first string value, where a lenient decoder would keep them.
+    const at = sample.indexOf('":"') + 3;
+    const body = at > 2 ? Buffer.concat([sample.subarray(0, at), Buffer.from([0xc3, 0x28, 0xff]), sample.subarray(at)]) : Buffer.concat([sample, Buffer.from([0xff])]);
+    const answer = await refused(body, 400);
+    expect(answer.body.errors).toEqual([{ path: '', message: expect.stringContaining('UTF-8') }]);
   });
 
   // What the service does: the REST router parses every body as JSON whatever content type it
@@ -251,6 +264,64 @@ describe('success answers', () => {
   );
 });
 
+describe('what success answers say besides their body', () => {
+  const creates = restRoutes.filter((route) => route.location);
+
+  it.each(creates.map((route) => [label(route), route] as const))('%s says where the new resource is (Location)', async (_, route) => {
+    const world = await seedWorld(service);
+    const answer = await service.rest(route.method, pathOf(route, world), samplePayload(route));
+    expect(answer.status, answer.text.slice(0, 300)).toBe(201);
+    const location = answer.headers.get('location');
+    expect(location, 'Location').toMatch(/^\/hosting\/api\/client\//);
+    const readable = restRoutes.some((other) => other.method === 'GET' && new RegExp(`^${other.path.replace(/:\w+/g, '[^/]+')}$`).test(location!));
+    if (readable) {
+      const read = await service.rest('GET', location!);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(answer.body);
+    } else {
+      // An API key has no read route: its address is where it is revoked, and the list holds it.
+      expect(location).toBe(`${pathOf(route, world)}/${answer.body.id}`);
+      expect((await service.rest('GET', pathOf(route, world))).body.map((key: { id: string }) => key.id)).toContain(answer.body.id);
+    }
+  });
+
+  it('every create of one resource has a Location; bulk creates have none', () => {
+    const single = restRoutes.filter((route) => route.status === 201 && !route.body!.safeParse([]).success);
+    expect(single.map(label).sort()).toEqual(creates.map(label).sort());
+  });
+
+  it('the answer that shows a new API key may not be stored by any cache (REST and GraphQL)', async () => {
+    const world = await seedWorld(service);
+    const rest = await service.rest('POST', `/hosting/api/client/${world.ids.clientId}/apikey`, { name: 'cache test' });
+    expect(rest.status).toBe(201);
+    expect(rest.headers.get('cache-control')).toBe('no-store');
+    const viaGraphql = await service.raw({
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify({ query: 'mutation($c: ID!) { createApiKey(clientId: $c, input: { name: "gql" }) { key } }', variables: { c: world.ids.clientId } }),
+      headers: json,
+    });
+    expect(viaGraphql.body.data.createApiKey.key).toMatch(/^dcs_/);
+    expect(viaGraphql.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('HEAD of a scan is 405 and starts no crawl; HEAD of a read answers its headers', async () => {
+    const world = await seedWorld(service);
+    const scans = async () => {
+      const metrics = await service.raw({ method: 'GET', path: '/metrics' });
+      return [...metrics.text.matchAll(/^scan_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
+    };
+    const before = await scans();
+    const head = await service.raw({ method: 'HEAD', path: `${world.domain.base}/onboarding/scan` });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    expect(await scans()).toBe(before);
+    const read = await service.raw({ method: 'HEAD', path: world.domain.base });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});
+
 describe('GraphQL edges', () => {
   it('serves GraphiQL to a browser (GET /graphql, Accept: text/html)', async () => {
     const answer = await service.raw({ method: 'GET', path: '/graphql', headers: { accept: 'text/html' } });
@@ -278,5 +349,18 @@ describe('GraphQL edges', () => {
     const answer = await service.raw({ method: 'POST', path: '/graphql', body: '{not json', headers: json });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400, running nothing', async () => {
+    const world = await seedWorld(service);
+    const before = await stateOf(service, world);
+    const document = JSON.stringify({
+      query: 'mutation($c: ID!, $d: ID!, $v: String!) { createPlaceholder(clientId: $c, domainId: $d, input: { name: "bytes", value: $v }) { name } }',
+      variables: { c: world.ids.clientId, d: world.ids.domainId, v: 'MARK' },
+    });
+    const [head, tail] = document.split('MARK');
+    const answer = await service.raw({ method: 'POST', path: '/graphql', body: Buffer.concat([Buffer.from(head!), Buffer.from([0xff, 0xfe]), Buffer.from(tail!)]), headers: json });
+    expectProblem(answer, 400);
+    expect(await stateOf(service, world)).toEqual(before);
   });
 });

@@ -69,8 +69,11 @@ export const uniqueList = <T extends z.ZodType>(item: T) =>
     message: 'must not repeat a value',
   });
 
-/** locale name → per-locale texts */
-export const translations = <T extends z.ZodType>(value: T) => z.record(localeName, value);
+/** locale name → per-locale texts, for at most MAX_ITEMS locales (GraphQL's list of entries holds as many). */
+export const translations = <T extends z.ZodType>(value: T) =>
+  z.record(localeName, value).refine((entries) => Object.keys(entries).length <= MAX_ITEMS, {
+    message: `must have at most ${MAX_ITEMS} locales`,
+  });
 
 /** A read-only field (`id`, …): sent in responses, accepted and ignored in writes. */
 export const readOnly = () => z.unknown().optional();

@@ -1,30 +1,38 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
+import type { Logger } from '../logger.ts';
 import type { Scanner } from '../onboarding/scanner/scan.ts';
+
+/** A check that failed, with what the public answer may say about it (the cause goes to the log). */
+class NotReady extends Error {}
 
 /**
  * GET /readyz: whether the service can do its work — the database answers, every migration is
  * applied, the scanner's browser runs (launched on the first check, kept warm after). 200 with
- * each check, or 503 naming what is not ready. `/healthz` only says the process is alive.
+ * each check, or 503 naming what is not ready. The answer is public, so it says what is wrong
+ * in a few fixed words; the cause (a driver's message, a path) goes to the log. `/healthz` only
+ * says the process is alive.
  */
-export function readiness(orm: MikroORM, scanner: Scanner) {
-  const check = async (name: string, probe: () => Promise<unknown>) => {
+export function readiness(orm: MikroORM, scanner: Scanner, logger: Logger) {
+  const check = async (name: string, failure: string, probe: () => Promise<unknown>) => {
     try {
       await probe();
       return [name, 'ok'] as const;
     } catch (error) {
-      return [name, error instanceof Error ? error.message : String(error)] as const;
+      if (error instanceof NotReady) return [name, error.message] as const;
+      logger.warn({ check: name, err: error }, `readiness: ${name} ${failure}`);
+      return [name, failure] as const;
     }
   };
   return async (_req: Request, res: Response) => {
     const checks = Object.fromEntries(
       await Promise.all([
-        check('database', () => orm.em.fork().execute('select 1')),
-        check('migrations', async () => {
+        check('database', 'not reachable', () => orm.em.fork().execute('select 1')),
+        check('migrations', 'could not be checked', async () => {
           const pending = await orm.migrator.getPending();
-          if (pending.length > 0) throw new Error(`${pending.length} pending: ${pending.map((m) => m.name).join(', ')}`);
+          if (pending.length > 0) throw new NotReady(`${pending.length} pending: ${pending.map((m) => m.name).join(', ')}`);
         }),
-        check('browser', () => scanner.warmUp()),
+        check('browser', 'does not start', () => scanner.warmUp()),
       ]),
     );
     const ready = Object.values(checks).every((result) => result === 'ok');

@@ -50,6 +50,8 @@ export type OpenApiOperation = {
   parameters?: { name: string; in: 'path'; required: true; description: string; schema: JsonSchema }[];
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, OpenApiResponse | { $ref: string }>;
+  /** false on a GET whose HEAD is refused (405), because answering it would do the GET's whole work. */
+  'x-head'?: false;
 };
 
 export const JSON_TYPE = 'application/json';
@@ -212,13 +214,16 @@ export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 /** The summary, with what it says in brackets moved to the description. */
 function summaryOf(row: RestRoute): { summary: string; description?: string } {
   const match = /^(.*?) \((.*)\)$/.exec(row.summary);
-  return match ? { summary: match[1]!, description: `${match[2]!.charAt(0).toUpperCase()}${match[2]!.slice(1)}.` } : { summary: row.summary };
+  const head = row.head === false ? ' HEAD is refused (405): answering it would do the whole work.' : '';
+  if (!match) return { summary: row.summary, ...(head ? { description: head.trim() } : {}) };
+  return { summary: match[1]!, description: `${match[2]!.charAt(0).toUpperCase()}${match[2]!.slice(1)}.${head}` };
 }
 
 /** `components.responses` names of the error statuses. */
 export const ERROR_RESPONSE_NAMES: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
   409: 'Conflict',
@@ -233,9 +238,10 @@ const MAX_BODY = BODY_LIMIT.toUpperCase().replace('MB', ' MiB');
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: `The payload is invalid (every bad field is listed as a JSON pointer), the body is not JSON or of the wrong shape, an array holds more than ${MAX_ITEMS.toLocaleString('en')} items, or a path parameter is not valid percent-encoded UTF-8. Nothing was stored.`,
   401: 'No API key, or one that is not valid.',
+  403: "The key's client is not active, or a client key tried what only the administrator may do to a client's account (change its username or `active`, delete it, revoke a key this key did not create).",
   404: 'No such client, domain, embedding or object (also on create), or one that this key may not reach.',
   405: 'A known path with a method it does not take; `Allow` lists the methods it takes.',
-  409: 'A conflict: the name is already used (a placeholder in the domain, a username), or a scan of the domain is already running.',
+  409: 'A conflict: the name is already used (a placeholder in the domain, a username), a scan of the domain is already running, or the client already holds the most API keys it may.',
   413: `The request body is larger than ${MAX_BODY}.`,
   429: 'Over the rate limit of the key, too many failed authentications from this address, or too many scans at once.',
   500: 'The scan could not crawl the site (no answer, unknown host, time-out, browser failure), or something unexpected happened (logged, not shown).',
@@ -275,15 +281,24 @@ const hasPathParameters = (row: RestRoute) => row.path.includes('/:');
 
 /**
  * Statuses an operation can answer besides those of its row, from the HTTP layer rather than
- * the operation: no or a wrong key, rate limits, the database gone; 413 where a body is read;
+ * the operation: no or a wrong key, a key of an inactive client, rate limits, the database gone; 413 where a body is read;
  * 400 where a path parameter is not valid percent-encoded UTF-8 (the router cannot decode it).
  */
-const crossCutting = (row: RestRoute) => [401, 429, 503, ...(row.body ? [413] : []), ...(hasPathParameters(row) ? [400] : [])];
+const crossCutting = (row: RestRoute) => [401, 403, 429, 503, ...(row.body ? [413] : []), ...(hasPathParameters(row) ? [400] : [])];
 
 export const documentedErrors = (row: RestRoute): number[] =>
   [...new Set([...row.errors, ...crossCutting(row)])].sort((a, b) => a - b);
 
 const SUCCESS_DESCRIPTIONS = { 200: 'OK', 201: 'Created', 204: 'Done; no body.' } as const;
+
+/** Headers of a success answer: where a created resource is, and that a secret may not be cached. */
+function successHeaders(row: RestRoute): Pick<OpenApiResponse, 'headers'> {
+  const headers: NonNullable<OpenApiResponse['headers']> = {
+    ...(row.location ? { Location: { description: 'The address of the resource just created.', required: true, schema: { type: 'string' } } } : {}),
+    ...(row.secret ? { 'Cache-Control': { description: '`no-store`: the answer holds a secret.', required: true, schema: { const: 'no-store' } } } : {}),
+  };
+  return Object.keys(headers).length > 0 ? { headers } : {};
+}
 
 // ── the document ─────────────────────────────────────────────────────────────
 
@@ -339,9 +354,11 @@ export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serve
           }
         : {}),
       ...(row.body ? { requestBody: { required: true as const, content: { [JSON_TYPE]: { schema: requests.schemaOf(row.body) } } } } : {}),
+      ...(row.head === false ? { 'x-head': false as const } : {}),
       responses: {
         [row.status]: {
           description: SUCCESS_DESCRIPTIONS[row.status],
+          ...successHeaders(row),
           ...(row.response ? { content: { [JSON_TYPE]: { schema: responses.schemaOf(row.response) } } } : {}),
         },
         ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` }])),
