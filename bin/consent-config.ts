@@ -20,7 +20,7 @@ const pageCount = (value: string): number => {
 
 // Each command's module (and the database and browser code behind it) loads only when it runs.
 const program = new Command('consent-config')
-  .description('Consent domain configuration service: run it, migrate its database, scan websites, manage clients, keys and the catalog.')
+  .description('Consent domain configuration service: run it, migrate its database, scan websites, manage clients, keys, the catalog and the TCF vendors.')
   .version(version)
   .exitOverride()
   .showSuggestionAfterError()
@@ -51,6 +51,13 @@ catalog
   .description('import an Open Cookie Database CSV file into the catalog')
   .argument('<csv>', 'the CSV file')
   .action(async (file: string) => (await import('../src/cli/catalog-import.ts')).catalogImport(file));
+
+const tcf = program.command('tcf').description('IAB TCF vendors, from the IAB Europe Global Vendor List');
+tcf
+  .command('import')
+  .description('import a Global Vendor List (vendor-list.json, format v3) downloaded from IAB Europe; replaces the stored TCF vendors')
+  .argument('<vendor-list.json>', 'the file')
+  .action(async (file: string) => (await import('../src/cli/tcf-import.ts')).tcfImport(file));
 
 const client = program.command('client').description('clients (customer accounts)');
 client

@@ -61,7 +61,10 @@ export const embeddingFields = {
   legalBasis: text(),
   placeOfProcessing: text(),
   translations: translations(embeddingTranslation).meta({ description: 'Locale name (`de_DE`, `en_US`, `zh`, …) → texts.' }),
-  tcfVendor: z.int().min(1).max(MAX_INT32).nullable().meta({ description: 'IAB TCF vendor id, or null.' }),
+  tcfVendor: z.int().min(1).max(MAX_INT32).nullable().meta({
+    description:
+      "IAB TCF vendor id, or null. Once a Global Vendor List is imported it must be a vendor of it that is not deleted, and it overwrites `vendor` with that vendor's name.",
+  }),
   tcfPurposes: uniqueList(z.int().min(1).max(11)).meta({ description: 'IAB TCF purposes (1–11), each at most once.' }),
   tcfSpecialFeatures: uniqueList(z.int().min(1).max(2)).meta({ description: 'IAB TCF special features (1–2), each at most once.' }),
   googleConsentMode: uniqueList(z.enum(GOOGLE_CONSENT_MODES)).meta({ description: 'Google Consent Mode types, each at most once.' }),

@@ -4,6 +4,7 @@ import { DomainEntity } from '../features/domains/domain.entity.ts';
 import { EmbeddingAssetEntity, EmbeddingEntity } from '../features/embeddings/embedding.entity.ts';
 import { PlaceholderEntity } from '../features/placeholders/placeholder.entity.ts';
 import { ImportedCookieEntity, ImportedServiceEntity } from '../onboarding/catalog/imported.entity.ts';
+import { TcfVendorEntity } from '../features/tcf-vendors/tcf-vendor.entity.ts';
 import { ThemeEntity } from '../features/themes/theme.entity.ts';
 
 /** Every stored entity, listed once for the ORM. */
@@ -17,4 +18,5 @@ export const entities = [
   ImportedServiceEntity,
   ImportedCookieEntity,
   ApiKeyEntity,
+  TcfVendorEntity,
 ];

@@ -15,6 +15,7 @@ import { notFound } from '../../errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../domains/domain.scope.ts';
+import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
 
@@ -73,7 +74,8 @@ export async function createEmbedding(
 ): Promise<Embedding> {
   const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
-    const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), input);
+    const fields = await withTcfVendorName(em, input);
+    const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), fields);
     await em.flush();
     return toEmbedding(row, assets);
   });
@@ -81,7 +83,8 @@ export async function createEmbedding(
 
 /**
  * Adds an embedding and its assets to the unit of work (flushed by the caller's transaction).
- * Shared with the onboarding operations that create embeddings.
+ * Shared with the onboarding operations that create embeddings. An input that sets `tcfVendor`
+ * goes through `withTcfVendorName` first (the catalog's embeddings set none).
  */
 export function insertEmbedding(
   em: EntityManager,
@@ -113,7 +116,7 @@ export async function updateEmbedding(
   const domain = await readDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: input.assets !== undefined });
-    const { id: _ignored, assets, ...fields } = input;
+    const { id: _ignored, assets, ...fields } = await withTcfVendorName(em, input);
     em.assign(row, fields);
     const current = row.assets.getItems();
     const next = assets === undefined ? current : replaceAssets(em, row, current, assets);
