@@ -1,3 +1,4 @@
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Request, Response } from 'express';
 import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -6,11 +7,11 @@ import { GRAPHQL_PATH } from '../http/refusal.ts';
 import { contextOf } from '../http/request-context.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { Logger } from '../logger.ts';
-import { createMaskError } from './errors.ts';
-import { useGraphQlJit } from '@envelop/graphql-jit';
+import { graphqlCaches } from './document-cache.ts';
+import { createErrorReporter, createMaskError, errorLogging, requestErrorStatus, yogaLogger } from './errors.ts';
 import { graphqlHardening } from './hardening.ts';
 import { schema } from './schema.ts';
-
+import { useVariableProblems } from './variable-errors.ts';
 
 /** Times every operation for the metrics, by type, name and outcome; counts refused documents. */
 const operationMetrics = (metrics: Metrics): Plugin => ({
@@ -45,27 +46,35 @@ export function createGraphqlHandler(
   logger: Logger,
   { development, metrics }: { development: boolean; metrics?: Metrics },
 ) {
+  const report = createErrorReporter(logger);
   return createYoga<{ req: Request; res: Response }, RequestContext>({
     schema,
     plugins: [
-      ...graphqlHardening({ suggestFields: development }),
-      // Documents compiled once to JavaScript (and kept, like Yoga keeps parsed ones): a large
-      // result, a whole domain of embeddings, executes several times faster.
-      useGraphQlJit(),
+      ...graphqlHardening({ suggestFields: development, onDocumentTooLarge: () => metrics?.graphqlRejected('parse') }),
+      errorLogging(report),
+      requestErrorStatus,
       ...(metrics ? [operationMetrics(metrics)] : []),
+      // Before graphql-jit, which would report them without paths: stops the execution.
+      useVariableProblems(),
+      // Documents compiled once to JavaScript (and kept as long as their parsed document stays
+      // cached): a large result, a whole domain of embeddings, executes several times faster.
+      // graphql-jit is overridden to 0.8.9 (package.json): the 0.8.7 that @envelop/graphql-jit
+      // pins memoized every compiled field path for good, a few KB per distinct document
+      // (zalando-incubator/graphql-jit#287, fixed by #288).
+      // A document that does not compile fails its execution with the reason, which is logged
+      // as any unexpected error (graphql-jit would also print it to the console).
+      useGraphQlJit({}, { onError: () => {} }),
     ],
+    // Parsed documents and parse errors, kept by bytes (document-cache.ts).
+    parserAndValidationCache: { documentCache: graphqlCaches.documents, errorCache: graphqlCaches.errors },
     // CORS is the Express app's (CORS_ORIGINS); Yoga's own would echo any origin.
     cors: false,
     graphqlEndpoint: GRAPHQL_PATH,
     context: ({ req }) => contextOf(req),
-    maskedErrors: { maskError: createMaskError(logger, { suggestFields: development }) },
+    maskedErrors: { maskError: createMaskError(report, { suggestFields: development }) },
     graphiql: false,
     landingPage: false,
-    logging: {
-      debug: (...args) => logger.debug({ args }, 'yoga'),
-      info: (...args) => logger.info({ args }, 'yoga'),
-      warn: (...args) => logger.warn({ args }, 'yoga'),
-      error: (...args) => logger.error({ args }, 'yoga'),
-    },
+    // Yoga's own notes, never the errors it would log with their messages (errors.ts).
+    logging: yogaLogger(logger),
   });
 }
