@@ -1,8 +1,9 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { startEmbeddedPostgres } from './embedded.ts';
-// Side effect: pooled connections are not lost when the database drops one mid-transaction.
-import './release-on-dead-rollback.ts';
+// Side effect: a transaction gives its pooled connection back even when the connection is lost
+// as BEGIN, COMMIT or ROLLBACK goes out (a Kysely bug).
+import './release-transaction-connections.ts';
 import { entities } from './entities.ts';
 import { migrationsList } from './migrations/index.ts';
 import { countingLogger, type StatementCounter } from './statements.ts';

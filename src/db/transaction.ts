@@ -56,19 +56,49 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
   return error;
 }
 
+/**
+ * SQLSTATE class 08 (connection exception); 57P01–57P05, the server ending the session (terminated
+ * by an administrator, shutting down, not accepting connections yet, database dropped, idle-session
+ * timeout); 25P03, the idle-in-transaction timeout, which ends the session too; socket errors.
+ */
+const CONNECTION_CODES = /^08|^57P0[1-5]$|^25P03$|^E(CONNREFUSED|CONNRESET|TIMEDOUT|PIPE)$/;
+
+/** In the driver's message of a DriverException (or of an error's cause). */
 const CONNECTION_MESSAGES =
   /connection terminated|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|timeout exceeded when trying to connect|terminating connection|Connection ended|not queryable|cannot connect/i;
 
 /**
+ * What `pg` and `pg-pool` throw as plain errors, which reach the edges unwrapped when they come
+ * from BEGIN, COMMIT or ROLLBACK or from getting a connection for a transaction (MikroORM wraps
+ * only the errors of the statements it runs itself). Matched whole: nothing else says exactly this.
+ */
+const DRIVER_CONNECTION_ERRORS = new Set([
+  // The socket closed under a query (the server or the network dropped the connection), or the client was being ended.
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  // A statement sent on a client whose connection is already gone.
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  // No connection within connectionTimeoutMillis: none came free, or making one took too long.
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'timeout expired',
+  // The pool is closing (the service is shutting down).
+  'Cannot use a pool after calling end on the pool',
+]);
+
+/**
  * Whether the database could not be reached or dropped the connection: MikroORM reports some
  * of these as ConnectionException, others as a plain DriverException carrying the driver's
- * message, or SQLSTATE class 08 (connection exception) / 57P0x (server shutting down).
+ * message, or with the SQLSTATE or socket error code; and the errors of transaction statements
+ * come as the driver threw them. Walks the chain of causes.
  */
 export function isConnectionFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current instanceof ConnectionException) return true;
     const code = String((current as { code?: unknown; sqlState?: unknown }).code ?? (current as { sqlState?: unknown }).sqlState ?? '');
-    if (/^08|^57P0[1-3]$|^E(CONNREFUSED|CONNRESET|TIMEDOUT|PIPE)$/.test(code)) return true;
+    if (CONNECTION_CODES.test(code)) return true;
+    if (DRIVER_CONNECTION_ERRORS.has(current.message)) return true;
     if ((current instanceof DriverException || depth > 0) && CONNECTION_MESSAGES.test(current.message)) return true;
   }
   return false;

@@ -3,20 +3,49 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 /**
  * A TCP relay in front of the database, for fault tests: `cut()` drops every connection and
  * refuses new ones (the database "goes away"), `cutWhenSent()` does so in the middle of a
- * request, `restore()` lets connections through again.
+ * request, `dropWhenSent()` drops only the connection that sends a given statement,
+ * `holdWhenSent()` holds a statement back while the test does something to that connection's
+ * server process, `restore()` lets connections through again.
  */
 export type TcpProxy = {
   port: number;
   cut(): Promise<void>;
-  /** Cuts (as `cut`) the moment the client sends bytes containing `text`, before they arrive. */
-  cutWhenSent(text: string): Promise<void>;
+  /** Cuts (as `cut`) the moment a client sends bytes containing `bytes`, before they arrive. */
+  cutWhenSent(bytes: string | Uint8Array): Promise<void>;
+  /**
+   * Drops the connection (both of its sockets) whose client sends bytes containing `bytes`, before
+   * they arrive; the relay goes on accepting other and new connections. Once, for the first match.
+   */
+  dropWhenSent(bytes: string | Uint8Array): Promise<void>;
+  /**
+   * Holds the bytes containing `bytes` (and whatever the client sends after them) until
+   * `act(link)` is done, then passes them on. Once, for the first match.
+   */
+  holdWhenSent(bytes: string | Uint8Array, act: (link: Link) => Promise<void>): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
 };
 
+/** One client connection through the relay. */
+export type Link = {
+  /** The server process serving it, as the server announced in its BackendKeyData message. */
+  backendPid: number | undefined;
+};
+
+/** The bytes `pg` sends for a statement without parameters: a simple-protocol Query message. */
+export function simpleQuery(sql: string): Buffer {
+  const text = Buffer.from(`${sql}\0`);
+  const header = Buffer.alloc(5);
+  header.write('Q', 0);
+  header.writeInt32BE(4 + text.length, 1);
+  return Buffer.concat([header, text]);
+}
+
+type Trigger = { bytes: Buffer; act: (link: Link, drop: () => void) => Promise<void>; fired: () => void };
+
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
-  let trigger: { text: string; fired: () => void } | undefined;
+  const triggers: Trigger[] = [];
   let server: Server | undefined;
   let port = 0;
 
@@ -24,24 +53,60 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     new Promise<void>((resolve) => {
       server = createServer((client) => {
         const upstream = connect(targetPort, targetHost);
+        const link: Link = { backendPid: undefined };
+        let dropped = false;
+        const drop = () => {
+          dropped = true;
+          client.destroy();
+          upstream.destroy();
+        };
         for (const socket of [client, upstream]) {
           sockets.add(socket);
           socket.on('close', () => sockets.delete(socket));
           socket.on('error', () => {});
         }
-        client.on('data', (chunk: Buffer) => {
-          if (trigger && chunk.includes(trigger.text)) {
-            const { fired } = trigger;
-            trigger = undefined;
-            void stop().then(fired);
-            return;
+
+        // Server to client: relayed as it comes; the start-up answer is read for the process id.
+        let startup: Buffer | undefined = Buffer.alloc(0);
+        upstream.on('data', (chunk: Buffer) => {
+          if (!startup) return;
+          startup = Buffer.concat([startup, chunk]);
+          for (let at = 0; at + 5 <= startup.length; ) {
+            const length = startup.readInt32BE(at + 1);
+            if (at + 1 + length > startup.length) break;
+            if (startup[at] === 0x4b /* K: BackendKeyData */) link.backendPid = startup.readInt32BE(at + 5);
+            // Z (ReadyForQuery) ends the start-up; E (ErrorResponse) means there will be none.
+            if (startup[at] === 0x4b || startup[at] === 0x5a || startup[at] === 0x45) {
+              startup = undefined;
+              return;
+            }
+            at += 1 + length;
           }
+        });
+        upstream.pipe(client);
+
+        // Client to server: in order; while a trigger's action runs, what the client sends waits.
+        let held: Buffer[] | undefined;
+        const forward = (chunk: Buffer) => {
           if (!upstream.write(chunk)) client.pause();
+        };
+        client.on('data', (chunk: Buffer) => {
+          if (held) return void held.push(chunk);
+          const index = triggers.findIndex((trigger) => chunk.includes(trigger.bytes));
+          if (index < 0) return forward(chunk);
+          const [trigger] = triggers.splice(index, 1);
+          held = [chunk];
+          void trigger!.act(link, drop).then(() => {
+            const waiting = held!;
+            held = undefined;
+            if (!dropped) for (const next of waiting) forward(next);
+            trigger!.fired();
+          });
         });
         upstream.on('drain', () => client.resume());
-        upstream.pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
+        // One side gone: the other gets what was already relayed, then the end of the stream.
+        client.on('close', () => upstream.end());
+        upstream.on('close', () => client.end());
       });
       server.listen(port, '127.0.0.1', () => {
         port = (server!.address() as { port: number }).port;
@@ -57,11 +122,16 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       server = undefined;
     });
 
+  const when = (bytes: string | Uint8Array, act: Trigger['act']) =>
+    new Promise<void>((fired) => triggers.push({ bytes: Buffer.from(bytes), act, fired }));
+
   await listen();
   return {
     port,
     cut: stop,
-    cutWhenSent: (text) => new Promise<void>((fired) => (trigger = { text, fired })),
+    cutWhenSent: (bytes) => when(bytes, (_link, drop) => (drop(), stop())),
+    dropWhenSent: (bytes) => when(bytes, async (_link, drop) => drop()),
+    holdWhenSent: (bytes, act) => when(bytes, (link) => act(link)),
     restore: listen,
     close: stop,
   };
