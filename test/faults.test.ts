@@ -151,7 +151,8 @@ describe('the database going away', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     const readiness = await service.as(null).rest('GET', '/readyz');
     expect(readiness.status).toBe(503);
-    expect(readiness.body).toMatchObject({ status: 'not ready', checks: { database: expect.not.stringMatching(/^ok$/) } });
+    // A public answer: fixed words, not the driver's message.
+    expect(readiness.body).toMatchObject({ status: 'not ready', checks: { database: 'not reachable' } });
 
     await proxy.restore();
     let answer = await service.rest('GET', `${domain.base}/placeholder`);
