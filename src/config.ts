@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -15,9 +16,11 @@ const settingsSchema = z.object({
   /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').max(512, 'must be at most 512 characters').optional(),
   /** Browser origins allowed to call the API (admin dashboards), comma-separated; `*` for any. */
-  CORS_ORIGINS: z.string().optional(),
+  CORS_ORIGINS: z.string().transform(refined(parseCorsOrigins)).optional(),
+  /** Which proxies in front of the service to believe about the client's address (Express's `trust proxy`). */
+  TRUST_PROXY: z.string().transform(refined(parseTrustProxy)).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
@@ -43,8 +46,14 @@ export type Settings = {
   publicBaseUrl: string;
   /** Unset: generated at first start outside production, and printed once. */
   adminApiKey: string | undefined;
-  /** Origins allowed by CORS; empty: no cross-origin access; ['*']: any. */
+  /** Origins allowed by CORS (as browsers send them); empty: no cross-origin access; ['*']: any. */
   corsOrigins: string[];
+  /**
+   * Express's `trust proxy`: false (the default: the address the connection comes from), true
+   * (every proxy), a number of proxies (hops), or a comma-separated list of addresses, CIDR ranges
+   * and the names `loopback`, `linklocal`, `uniquelocal`.
+   */
+  trustProxy: boolean | number | string;
   rateLimitPerMinute: number;
   scan: {
     /** Tests and local development only: lets scans reach loopback and private addresses. */
@@ -86,7 +95,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databasePoolSize: s.DATABASE_POOL_SIZE,
     publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
     adminApiKey: s.ADMIN_API_KEY,
-    corsOrigins: (s.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: s.CORS_ORIGINS ?? [],
+    trustProxy: s.TRUST_PROXY ?? false,
     rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
     scan: {
       allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
@@ -107,4 +117,98 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
 function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** A parser returning a value or a problem → a zod transform reporting the problem as the variable's issue. */
+function refined<T>(parse: (value: string) => { value: T } | { problem: string }) {
+  return (value: string, ctx: z.RefinementCtx): T => {
+    const parsed = parse(value);
+    if ('value' in parsed) return parsed.value;
+    ctx.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  };
+}
+
+const ORIGIN_SHAPE = 'an origin is scheme://host[:port] (http or https), e.g. https://admin.example.com';
+
+/**
+ * CORS_ORIGINS: `*` alone, or origins separated by commas (empty entries are ignored). Each
+ * origin is kept as browsers send it in `Origin` (host in lower case, no default port), which is
+ * how the CORS middleware compares them.
+ */
+function parseCorsOrigins(value: string): { value: string[] } | { problem: string } {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.includes('*')) {
+    return entries.length === 1 ? { value: ['*'] } : { problem: '* (any origin) stands alone: it cannot be listed with other origins' };
+  }
+  const origins: string[] = [];
+  for (const entry of entries) {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(entry);
+    if (!scheme) return { problem: `"${entry}" has no scheme; ${ORIGIN_SHAPE}` };
+    const authority = entry.slice(scheme[0].length);
+    // Before the entry is ever repeated in a message: it may hold a password.
+    if (authority.includes('@')) return { problem: `an entry has a user name or password; ${ORIGIN_SHAPE}` };
+    if (!/^https?$/i.test(scheme[1]!)) return { problem: `"${entry}" is not http or https; ${ORIGIN_SHAPE}` };
+    if (/[/?#]/.test(authority)) return { problem: `"${entry}" has a path, query or trailing slash; ${ORIGIN_SHAPE}` };
+    if (authority.includes('*')) return { problem: `"${entry}" has a wildcard in its host: list each origin, or * alone for any` };
+    let origin: string;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      return { problem: `"${entry}" is not a valid origin; ${ORIGIN_SHAPE}` };
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return { value: origins };
+}
+
+/** The names of address ranges Express's `trust proxy` knows. */
+const TRUSTED_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY, as Express's `trust proxy` takes it: `true`, `false`, a whole number of hops
+ * (0 is false), or a comma-separated list of addresses, CIDR ranges (`10.0.0.0/8`, also IPv4
+ * with a netmask, `10.0.0.0/255.0.0.0`) and range names. Each entry is checked here, so a bad
+ * one is a settings error instead of Express throwing when the service starts.
+ */
+function parseTrustProxy(value: string): { value: boolean | number | string } | { problem: string } {
+  const trimmed = value.trim();
+  if (trimmed === 'true') return { value: true };
+  if (trimmed === 'false') return { value: false };
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    if (!Number.isSafeInteger(hops)) return { problem: `${trimmed} hops is too many` };
+    return { value: hops === 0 ? false : hops };
+  }
+  const entries = trimmed.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) return { value: false };
+  const bad = entries.filter((entry) => !isTrustedProxyEntry(entry));
+  if (bad.length > 0) {
+    return {
+      problem:
+        `${bad.map((entry) => `"${entry}"`).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not an IP address, a CIDR range or one of ` +
+        `${TRUSTED_RANGE_NAMES.join(', ')}; TRUST_PROXY is true, false, a number of hops, or a comma-separated list of those`,
+    };
+  }
+  return { value: entries.join(', ') };
+}
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (TRUSTED_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  // Zone indexes (fe80::1%eth0) are left out: Express's address parser does not take them.
+  const version = address.includes('%') ? 0 : isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  const bits = /^\d{1,3}$/.test(range) ? Number(range) : version === 4 && isIP(range) === 4 ? netmaskBits(range) : undefined;
+  return bits !== undefined && bits >= 1 && bits <= (version === 4 ? 32 : 128);
+}
+
+/** 255.255.255.0 → 24; undefined when the ones are not contiguous. */
+function netmaskBits(netmask: string): number | undefined {
+  const bits = netmask
+    .split('.')
+    .map((octet) => Number(octet).toString(2).padStart(8, '0'))
+    .join('');
+  return /^1*0*$/.test(bits) ? bits.replace(/0+$/, '').length : undefined;
 }

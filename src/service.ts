@@ -1,13 +1,16 @@
-import type { Server } from 'node:http';
-import { loadSettings, SettingsError } from './config.ts';
-import { openDatabase } from './db/orm.ts';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { loadSettings, type Settings, SettingsError } from './config.ts';
+import { type Database, openDatabase } from './db/orm.ts';
 import { ensureAdminKey } from './features/api-keys/admin-key.ts';
 import { createKeyRing } from './features/api-keys/key-ring.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { createScanGate } from './onboarding/scan-gate.ts';
 import { scannerFromSettings } from './onboarding/scanner/index.ts';
+import type { Scanner } from './onboarding/scanner/scan.ts';
 import { buildApp } from './server.ts';
+import { StartupError } from './startup-error.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -20,48 +23,63 @@ export type ServiceHandle = {
 /**
  * Starts the service: settings → database (migrated) → HTTP server; stops cleanly on SIGTERM or
  * SIGINT (and then exits the process with 0). `npm start` (src/main.ts) and `consent-config serve`
- * both run this.
+ * both run this. A failure the operator can fix (a setting, a busy port, an unreachable database)
+ * is thrown as a StartupError or SettingsError, after what had started is stopped again.
  */
 export async function startService(): Promise<ServiceHandle> {
   const settings = loadSettings();
   const logger = createLogger(settings.logLevel, settings.logFormat);
   const started = performance.now();
+  // A busy port fails the start at once, before the database starts (and before an
+  // administrator key is generated and printed for a start that then fails).
+  await ensurePortFree(settings);
+  // Its browser starts with the first scan.
+  const scanner = scannerFromSettings(settings.scan);
   const database = await openDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
+  }).catch(async (error: unknown) => {
+    await scanner.close().catch(() => {});
+    throw databaseStartupError(error, settings);
   });
-  const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
-  if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
-  if (generatedKey) {
-    // Printed once, on the terminal, never through the log.
-    process.stderr.write(
-      `\nNo ADMIN_API_KEY is set, so an administrator key was created (stored only as a hash).\n` +
-        `Keep it now, it will not be shown again:\n\n  ${generatedKey}\n\n`,
-    );
+  let http: Http;
+  try {
+    const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
+    if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
+    if (generatedKey) {
+      // Printed once, on the terminal, never through the log.
+      process.stderr.write(
+        `\nNo ADMIN_API_KEY is set, so an administrator key was created (stored only as a hash).\n` +
+          `Keep it now, it will not be shown again:\n\n  ${generatedKey}\n\n`,
+      );
+    }
+    const pool = await database.pool();
+    const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    const app = buildApp({
+      orm: database.orm,
+      logger,
+      metrics,
+      services: {
+        scanner,
+        scanGate: createScanGate(settings.scan.maxConcurrent, metrics.scan),
+        keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
+        publicBaseUrl: settings.publicBaseUrl,
+      },
+      options: {
+        corsOrigins: settings.corsOrigins,
+        rateLimitPerMinute: settings.rateLimitPerMinute,
+        development: settings.environment === 'development',
+        trustProxy: settings.trustProxy,
+      },
+    });
+    http = drainableServer(app);
+    await listen(http.server, settings);
+  } catch (error) {
+    await stopAfterFailedStart(scanner, database);
+    throw error;
   }
-  const scanner = scannerFromSettings(settings.scan);
-  const pool = await database.pool();
-  const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-  const app = buildApp({
-    orm: database.orm,
-    logger,
-    metrics,
-    services: {
-      scanner,
-      scanGate: createScanGate(settings.scan.maxConcurrent, metrics.scan),
-      keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
-      publicBaseUrl: settings.publicBaseUrl,
-    },
-    options: {
-      corsOrigins: settings.corsOrigins,
-      rateLimitPerMinute: settings.rateLimitPerMinute,
-      development: settings.environment === 'development',
-    },
-  });
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
+  const { server } = http;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const base = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
@@ -74,10 +92,14 @@ export async function startService(): Promise<ServiceHandle> {
   const stop = (fields: { signal?: string }) => {
     stopping ??= (async () => {
       logger.info(fields, 'shutting down');
-      // Stop accepting; requests in flight finish (up to the timeout), then the rest goes.
+      // Stop accepting; kept-alive connections close as soon as they are idle; requests in
+      // flight finish (up to the timeout), then what still runs is cut.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timeout = setTimeout(() => server.closeAllConnections(), settings.shutdownTimeoutMs);
+      http.drain();
+      const timeout = setTimeout(() => {
+        logger.warn({ requests: http.inFlight() }, 'shutdown timeout: closing the connections of requests still running');
+        server.closeAllConnections();
+      }, settings.shutdownTimeoutMs);
       await closed;
       clearTimeout(timeout);
       await scanner.close();
@@ -99,9 +121,157 @@ export async function startService(): Promise<ServiceHandle> {
   return { base, close: () => stop({}) };
 }
 
-/** What `npm start` does when the service cannot start: the reason on stderr, exit code 1. */
+type Http = {
+  server: Server;
+  /** From now on: every response says `Connection: close`, and connections close once idle. */
+  drain(): void;
+  /** Requests not yet answered in full. */
+  inFlight(): number;
+};
+
+/**
+ * The HTTP server of `app`, made to drain on shutdown. `server.close()` alone stops accepting and
+ * closes the connections idle at that moment, but a kept-alive connection busy at that moment is
+ * then served request after request until the timeout cuts it. So once draining, each response
+ * not yet under way says `Connection: close` (Node closes its connection after it), and each
+ * connection still kept alive is closed as soon as its request is answered.
+ */
+function drainableServer(app: RequestListener): Http {
+  const responses = new Set<ServerResponse>();
+  let draining = false;
+  const server = createServer((req, res) => {
+    responses.add(res);
+    res.once('close', () => {
+      responses.delete(res);
+      // Its connection is idle now, unless Node already closes it (Connection: close).
+      if (draining) server.closeIdleConnections();
+    });
+    if (draining) res.setHeader('Connection', 'close');
+    app(req, res);
+  });
+  return {
+    server,
+    drain() {
+      draining = true;
+      for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+      server.closeIdleConnections();
+    },
+    inFlight: () => responses.size,
+  };
+}
+
+/** Whether HOST:PORT can be listened on, found by listening there for a moment (the real listen checks again). */
+async function ensurePortFree(settings: Pick<Settings, 'port' | 'host'>): Promise<void> {
+  if (settings.port === 0) return;
+  const probe = createNetServer();
+  await listen(probe, settings);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Listens on HOST:PORT; a port in use, a port needing privileges or a HOST not of this machine is a StartupError. */
+function listen(server: NetServer, { port, host }: Pick<Settings, 'port' | 'host'>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => reject(listenStartupError(error, port, host));
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+function listenStartupError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new StartupError(`PORT ${port} is already in use on ${host} (EADDRINUSE); set PORT to a free port`, { cause: error });
+    case 'EACCES':
+      return new StartupError(`PORT ${port} on ${host} needs privileges this process does not have (EACCES); set PORT to 1024 or above`, {
+        cause: error,
+      });
+    case 'EADDRNOTAVAIL':
+      return new StartupError(`HOST ${host} is not an address of this machine (EADDRNOTAVAIL); set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0`, {
+        cause: error,
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartupError(`HOST ${host} cannot be resolved (${error.code}); set HOST to an address of this machine, e.g. 127.0.0.1 or 0.0.0.0`, {
+        cause: error,
+      });
+    default:
+      return error;
+  }
+}
+
+/** Error codes of a connection that could not be made at all. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+/** Error codes of a file or directory that cannot be used. */
+const UNUSABLE_PATH = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOENT', 'ELOOP', 'ENAMETOOLONG']);
+
+/**
+ * Why the PostgreSQL server at DATABASE_URL (named without its password), or the embedded
+ * database's DATA_DIR, could not be used, as a StartupError naming the setting; other errors (a
+ * failed migration, say) stay as they are.
+ */
+function databaseStartupError(error: unknown, { databaseUrl, dataDir }: Pick<Settings, 'databaseUrl' | 'dataDir'>): unknown {
+  if (!(error instanceof Error) || error instanceof StartupError) return error;
+  const { code: rawCode, path } = error as { code?: unknown; path?: unknown };
+  const code = typeof rawCode === 'string' ? rawCode : undefined;
+  if (!databaseUrl) {
+    if (!code || !UNUSABLE_PATH.has(code) || typeof path !== 'string') return error;
+    return new StartupError(
+      `DATA_DIR ${dataDir} cannot hold the embedded database (${code} on ${path}); set DATA_DIR to a directory this process can write, or DATABASE_URL to a PostgreSQL server`,
+      { cause: error },
+    );
+  }
+  const database = `the database at DATABASE_URL ${withoutPassword(databaseUrl)}`;
+  const fail = (what: string) => new StartupError(`${database} ${what}`, { cause: error });
+  if (code && UNREACHABLE.has(code)) return fail(`is not reachable (${code})`);
+  // node-postgres's connectionTimeoutMillis (db/orm.ts): the server took the connection but did not answer.
+  if (!code && /timeout/i.test(error.message)) return fail('did not answer in time (connection timeout)');
+  if (!code && /connection terminated/i.test(error.message)) return fail(`closed the connection (${error.message})`);
+  if (code && /CERT|TLS|SSL/.test(code)) return fail(`has a certificate that is not accepted (${code})`);
+  if (!code && /\bSSL\b/.test(error.message)) return fail(`refused the connection: ${error.message}`);
+  // SQLSTATE classes 08 (connection), 28 (authorization), 3D (no such database), 53300 (too many
+  // connections), 57P03 (starting up): the server's message names no secret.
+  if (code && /^(08|28|3D|53300|57P0)/.test(code)) return fail(`refused the connection: ${error.message} (${code})`);
+  return error;
+}
+
+/** The URL with its password (and any password-like parameter) replaced by ***. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^/]*@/, '//***@');
+  }
+}
+
+/** After a failed start: stops what had started, so the process can end (and the data directory is released). */
+async function stopAfterFailedStart(scanner: Scanner, database: Database): Promise<void> {
+  await scanner.close().catch(() => {});
+  await database.close().catch(() => {});
+}
+
+/**
+ * The one line a start-up failure the operator can fix is reported as (StartupError,
+ * SettingsError): `cannot start: <reason>`. Undefined for any other error, which is unexpected.
+ */
+export function startFailureLine(error: unknown): string | undefined {
+  if (!(error instanceof StartupError || error instanceof SettingsError)) return undefined;
+  return `cannot start: ${error.message.replace(/^cannot start:\s*/i, '').replace(/\s+/g, ' ').trim()}`;
+}
+
+/**
+ * What `npm start` does when the service cannot start: one line on stderr (an unexpected error
+ * with its stack), exit code 1.
+ */
 export function exitOnStartFailure(error: unknown): never {
-  if (error instanceof SettingsError) console.error(error.message);
+  const line = startFailureLine(error);
+  if (line) process.stderr.write(`${line}\n`);
   else console.error('the service could not start:', error);
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { newId } from '../../ids.ts';
+import { StartupError } from '../../startup-error.ts';
 import { ApiKeyEntity } from './api-key.entity.ts';
 import { generateKey } from './key-material.ts';
 
@@ -19,7 +20,7 @@ export async function ensureAdminKey(
     return retired > 0 ? { retiredGeneratedKeys: retired } : {};
   }
   if (environment === 'production') {
-    throw new Error('ADMIN_API_KEY must be set in production (the service generates one only in development)');
+    throw new StartupError('ADMIN_API_KEY must be set in production (NODE_ENV=production): set it to a key of at least 16 characters; one is generated only outside production');
   }
   if ((await em.count(ApiKeyEntity, { client: null })) > 0) return {};
   const { key, prefix, hash } = generateKey();
