@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -11,6 +10,7 @@ import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { createKeyRing } from '../src/features/api-keys/key-ring.ts';
 import { type FixtureWebsites, startFixtureWebsites } from './fixtures/websites.ts';
 import { freshTestDatabase } from './support/database.ts';
+import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { startServiceProcess } from './support/service-process.ts';
 
 /**
@@ -26,7 +26,7 @@ const LAUNCHER = new URL('../bin/consent-config.js', import.meta.url).pathname;
 const OCD = new URL('./fixtures/open-cookie-database.csv', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-type Result = { code: number | null; stdout: string; stderr: string };
+type Result = Finished;
 
 let workDir: string;
 let target: { env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> };
@@ -56,17 +56,7 @@ const environment = (extra: Record<string, string> = {}) => ({
 });
 
 /** Runs the CLI to its end; never rejects, whatever the exit code. */
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: environment(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<Result> => runToEnd([CLI, ...args], environment(extraEnv));
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { ClientEntity } from '../src/features/clients/client.entity.ts';
 import { ImportedServiceEntity } from '../src/onboarding/catalog/imported.entity.ts';
 import { StartupError } from '../src/startup-error.ts';
+import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 
 /**
@@ -25,7 +25,7 @@ import { type ServiceProcess, startServiceProcess } from './support/service-proc
 const CLI = new URL('../bin/consent-config.ts', import.meta.url).pathname;
 const ADMIN = 'lock-test-admin-key-0123456789';
 
-type Result = { code: number | null; stdout: string; stderr: string };
+type Result = Finished;
 
 let workDir: string;
 const processes: ServiceProcess[] = [];
@@ -57,18 +57,8 @@ async function runningService(dataDir: string): Promise<ServiceProcess> {
 }
 
 /** The CLI run to its end on `dataDir`, as test/cli.test.ts runs it. */
-function cli(args: string[], dataDir: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...embedded(dataDir), LOG_LEVEL: 'silent', DEBUG: '', ADMIN_API_KEY: '' };
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], dataDir: string): Promise<Result> =>
+  runToEnd([CLI, ...args], { ...embedded(dataDir), LOG_LEVEL: 'silent', DEBUG: '', ADMIN_API_KEY: '' });
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -7,10 +7,7 @@ import {
   GraphQLError,
   type GraphQLField,
   type GraphQLInputType,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  type GraphQLOutputType,
+  type GraphQLObjectType,
   isInputObjectType,
   isListType,
   isNonNullType,
@@ -28,6 +25,7 @@ import { CSRF_HEADER, GRAPHQL_LIMITS, MAX_NESTING } from '../src/graphql/hardeni
 import { schema } from '../src/graphql/schema.ts';
 import { MAX_VARIABLE_PROBLEMS, variableErrors } from '../src/graphql/variable-errors.ts';
 import { API, createDomain, embeddingPayload, unknownId } from './support/fixtures.ts';
+import { fullSelection } from './support/schema-selection.ts';
 import { type HttpAnswer, type TestService, startTestService } from './support/service.ts';
 
 /**
@@ -81,20 +79,6 @@ function paddedDocument(bytes: number, unit = 'x', tag = ''): string {
   return document;
 }
 
-const namedType = (type: GraphQLOutputType): GraphQLOutputType =>
-  type instanceof GraphQLNonNull || type instanceof GraphQLList ? namedType(type.ofType) : type;
-const withoutRequiredArgs = (field: GraphQLField<unknown, unknown>) =>
-  field.args.every((arg) => !(arg.type instanceof GraphQLNonNull) || arg.defaultValue !== undefined);
-/** Every field of the type that needs no argument, recursively: a dashboard's whole-domain query. */
-function fullSelection(type: GraphQLObjectType): string {
-  return Object.values(type.getFields())
-    .filter(withoutRequiredArgs)
-    .map((field) => {
-      const target = namedType(field.type);
-      return target instanceof GraphQLObjectType ? `${field.name} { ${fullSelection(target)} }` : field.name;
-    })
-    .join(' ');
-}
 
 // ── item 5: document size, tokens, caches ──────────────────────────────────
 

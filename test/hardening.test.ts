@@ -1,9 +1,5 @@
 import {
-  GraphQLList,
-  GraphQLNonNull,
   GraphQLObjectType,
-  type GraphQLField,
-  type GraphQLOutputType,
   Lexer,
   Source,
   TokenKind,
@@ -12,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, GRAPHQL_LIMITS } from '../src/graphql/hardening.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { API, createClient, createDomain, embeddingPayload, themePayload } from './support/fixtures.ts';
+import { fullSelection, namedType, withoutRequiredArgs } from './support/schema-selection.ts';
 import { ADMIN_KEY, type GraphqlAnswer, type HttpAnswer, type TestService, startTestService } from './support/service.ts';
 
 /**
@@ -51,22 +48,8 @@ function expectProblem(answer: HttpAnswer, status: number) {
   expect(answer.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) });
 }
 
-const namedType = (type: GraphQLOutputType): GraphQLOutputType =>
-  type instanceof GraphQLNonNull || type instanceof GraphQLList ? namedType(type.ofType) : type;
 
-const withoutRequiredArgs = (field: GraphQLField<unknown, unknown>) =>
-  field.args.every((arg) => !(arg.type instanceof GraphQLNonNull) || arg.defaultValue !== undefined);
 
-/** Every field of the type that needs no argument, recursively (the schema has no cycles). */
-function fullSelection(type: GraphQLObjectType): string {
-  return Object.values(type.getFields())
-    .filter(withoutRequiredArgs)
-    .map((field) => {
-      const target = namedType(field.type);
-      return target instanceof GraphQLObjectType ? `${field.name} { ${fullSelection(target)} }` : field.name;
-    })
-    .join(' ');
-}
 
 /** The same, written as one fragment per type, as client code with colocated fragments does. */
 function fragmentSelection(root: GraphQLObjectType): { spread: string; fragments: string } {

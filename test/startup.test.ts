@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../src/config.ts';
 import { freshTestDatabase } from './support/database.ts';
+import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { freePort } from './support/service-process.ts';
 
 /**
@@ -14,12 +14,11 @@ import { freePort } from './support/service-process.ts';
  * seconds. And the settings that are checked before anything starts: CORS_ORIGINS, TRUST_PROXY.
  */
 
-const ROOT = new URL('../', import.meta.url).pathname;
 const MAIN = ['src/main.ts'];
 const SERVE = ['bin/consent-config.ts', 'serve'];
 const PASSWORD = 'hunter2-startup-secret';
 
-type Run = { code: number | null; stdout: string; stderr: string; ms: number };
+type Run = Finished;
 
 let database: { env: Record<string, string>; drop(): Promise<void> };
 
@@ -32,26 +31,8 @@ afterAll(async () => {
 });
 
 /** Runs the service (or the CLI) to its end, killed after `deadlineMs` if it is still running then. */
-function run(args: string[], env: Record<string, string>, deadlineMs = 25_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', LOG_FORMAT: 'json', ADMIN_API_KEY: 'startup-test-admin-key-0123456789', DEBUG: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const deadline = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(deadline);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string>, deadlineMs = 25_000): Promise<Run> =>
+  runToEnd(args, { HOST: '127.0.0.1', LOG_FORMAT: 'json', ADMIN_API_KEY: 'startup-test-admin-key-0123456789', DEBUG: '', ...env }, { deadlineMs });
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 

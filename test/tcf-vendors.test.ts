@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import {
 import { TcfVendorEntity } from '../src/features/tcf-vendors/tcf-vendor.entity.ts';
 import { createDomain, type DomainPath, domainState, embeddingPayload } from './support/fixtures.ts';
 import { freshTestDatabase } from './support/database.ts';
+import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
 /**
@@ -98,8 +98,7 @@ describe('the Global Vendor List file', () => {
 
 describe('`consent-config tcf import`', () => {
   const CLI = new URL('../bin/consent-config.ts', import.meta.url).pathname;
-  const REPO = new URL('..', import.meta.url).pathname;
-  type Result = { code: number | null; stdout: string; stderr: string };
+  type Result = Finished;
   let target: { env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> };
 
   beforeAll(async () => {
@@ -113,18 +112,8 @@ describe('`consent-config tcf import`', () => {
   });
   afterAll(() => target?.drop());
 
-  function run(command: string, args: string[]): Promise<Result> {
-    return new Promise((resolve, reject) => {
-      const env = { ...process.env, ...target.env, LOG_LEVEL: 'silent', DEBUG: '', ADMIN_API_KEY: '' };
-      const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const run = (command: string, args: string[]): Promise<Result> =>
+    runToEnd(args, { ...target.env, LOG_LEVEL: 'silent', DEBUG: '', ADMIN_API_KEY: '' }, { command });
   const cli = (...args: string[]) => run(process.execPath, [CLI, ...args]);
 
   async function stored(): Promise<Json[]> {
