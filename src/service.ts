@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadSettings, type Settings, SettingsError } from './config.ts';
-import { type Database, openDatabase } from './db/orm.ts';
+import { type Database, openDatabase, redactDatabaseUrl } from './db/orm.ts';
 import { ensureAdminKey } from './features/api-keys/admin-key.ts';
 import { createKeyRing } from './features/api-keys/key-ring.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -224,7 +224,7 @@ function databaseStartupError(error: unknown, { databaseUrl, dataDir }: Pick<Set
       { cause: error },
     );
   }
-  const database = `the database at DATABASE_URL ${withoutPassword(databaseUrl)}`;
+  const database = `the database at DATABASE_URL ${redactDatabaseUrl(databaseUrl)}`;
   const fail = (what: string) => new StartupError(`${database} ${what}`, { cause: error });
   if (code && UNREACHABLE.has(code)) return fail(`is not reachable (${code})`);
   // node-postgres's connectionTimeoutMillis (db/orm.ts): the server took the connection but did not answer.
@@ -236,18 +236,6 @@ function databaseStartupError(error: unknown, { databaseUrl, dataDir }: Pick<Set
   // connections), 57P03 (starting up): the server's message names no secret.
   if (code && /^(08|28|3D|53300|57P0)/.test(code)) return fail(`refused the connection: ${error.message} (${code})`);
   return error;
-}
-
-/** The URL with its password (and any password-like parameter) replaced by ***. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^/]*@/, '//***@');
-  }
 }
 
 /** After a failed start: stops what had started, so the process can end (and the data directory is released). */

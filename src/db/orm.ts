@@ -58,7 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (options.migrate !== false) await orm.migrator.up();
     return {
       orm,
-      description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redact(clientUrl)}`,
+      description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redactDatabaseUrl(clientUrl)}`,
       statements,
       pool: () => orm.em.getConnection().getNativeClient(),
       async close() {
@@ -72,8 +72,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-function redact(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
+/** A database URL with its password (and any password-like parameter) as ***, for logs and messages. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/[^/]*@/, '//***@');
+  }
 }
