@@ -1,11 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { invalidPayload, parsePayload } from '../src/contract/validate.ts';
+import { invalidPayload, parsePayload } from '../src/kernel/contract/validate.ts';
 import { translateDatabaseError } from '../src/db/transaction.ts';
-import { ServiceError } from '../src/errors.ts';
+import { ServiceError } from '../src/kernel/errors.ts';
 import { contextOf } from '../src/http/request-context.ts';
 import type { Logger } from '../src/logger.ts';
-import { HTTP_STATUS, problem, sendProblem } from './problem.ts';
+import { HTTP_STATUS, problem, sendProblem } from '../src/kernel/problem.ts';
 import { type RestRoute, restRoutes } from './routes.ts';
 
 /** Request bodies above this are refused with 413 (SERVICE.md §3). */

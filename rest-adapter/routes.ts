@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../src/contract/api-key.ts';
-import { clientCreate, clientResponse, clientUpdate } from '../src/contract/client.ts';
-import { domainCreate, domainResponse, domainUpdate } from '../src/contract/domain.ts';
-import { assetCreate, assetResponse, assetUpdate } from '../src/contract/embedding-asset.ts';
-import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../src/contract/embedding.ts';
+import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../src/features/api-keys/api-key.contract.ts';
+import { clientCreate, clientResponse, clientUpdate } from '../src/features/clients/client.contract.ts';
+import { domainCreate, domainResponse, domainUpdate } from '../src/features/domains/domain.contract.ts';
+import { assetCreate, assetResponse, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
+import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../src/features/embeddings/embedding.contract.ts';
 import {
   onboardingCookieList,
   onboardingEmbedCodeSnippets,
   onboardingPresetList,
   onboardingPresetResult,
   onboardingScanResult,
-} from '../src/contract/onboarding.ts';
-import { placeholderCreate, placeholderReplaceAll, placeholderResponse, placeholderUpdate } from '../src/contract/placeholder.ts';
-import { themeCreate, themeResponse, themeUpdate } from '../src/contract/theme.ts';
-import type { RequestContext } from '../src/context.ts';
+} from '../src/features/onboarding/onboarding.contract.ts';
+import { placeholderCreate, placeholderReplaceAll, placeholderResponse, placeholderUpdate } from '../src/features/placeholders/placeholder.contract.ts';
+import { themeCreate, themeResponse, themeUpdate } from '../src/features/themes/theme.contract.ts';
+import type { RequestContext } from '../src/kernel/context.ts';
 import * as apiKeys from '../src/features/api-keys/api-key.operations.ts';
 import * as clients from '../src/features/clients/client.operations.ts';
 import * as domains from '../src/features/domains/domain.operations.ts';
@@ -21,10 +21,10 @@ import * as assets from '../src/features/embeddings/embedding-asset.operations.t
 import * as embeddings from '../src/features/embeddings/embedding.operations.ts';
 import * as placeholders from '../src/features/placeholders/placeholder.operations.ts';
 import * as themes from '../src/features/themes/theme.operations.ts';
-import { createEmbeddingsFromCookies } from '../src/onboarding/cookies.operation.ts';
-import { importPresets } from '../src/onboarding/presets.operation.ts';
-import { scanDomain } from '../src/onboarding/scan.operation.ts';
-import { embedCodeSnippets } from '../src/onboarding/snippets.operation.ts';
+import { createEmbeddingsFromCookies } from '../src/features/onboarding/cookies.operation.ts';
+import { importPresets } from '../src/features/onboarding/presets.operation.ts';
+import { scanDomain } from '../src/features/onboarding/scan.operation.ts';
+import { embedCodeSnippets } from '../src/features/onboarding/snippets.operation.ts';
 
 /**
  * The REST compatibility layer, one row per route: method, path, the operation it reaches

@@ -6,10 +6,10 @@ import { ensureAdminKey } from './features/api-keys/admin-key.ts';
 import { createKeyRing } from './features/api-keys/key-ring.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
-import { createScanGate } from './onboarding/scan-gate.ts';
-import { scannerFromSettings } from './onboarding/scanner/index.ts';
-import type { Scanner } from './onboarding/scanner/scan.ts';
-import { buildApp } from './server.ts';
+import { createScanGate } from './features/onboarding/scan-gate.ts';
+import { scannerFromSettings } from './scanner/index.ts';
+import type { Scanner } from './scanner/scan.ts';
+import { buildApp } from './app/http-app.ts';
 import { StartupError } from './startup-error.ts';
 
 /** The running service. */

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/orm.ts';
-import { loadCatalog } from '../src/onboarding/catalog/catalog.ts';
-import { ImportedCookieEntity, ImportedServiceEntity } from '../src/onboarding/catalog/imported.entity.ts';
+import { loadCatalog } from '../src/features/catalog/catalog.ts';
+import { ImportedCookieEntity, ImportedServiceEntity } from '../src/features/catalog/imported.entity.ts';
 import { freshTestDatabase } from './support/database.ts';
 
 /**

@@ -3,12 +3,12 @@ import { GraphQLInputObjectType, GraphQLNonNull } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { restRoutes } from '../rest-adapter/routes.ts';
-import { clientCreate, clientUpdate } from '../src/contract/client.ts';
-import { domainCreate, domainUpdate } from '../src/contract/domain.ts';
-import { assetCreate, assetUpdate } from '../src/contract/embedding-asset.ts';
-import { embeddingCreate, embeddingUpdate } from '../src/contract/embedding.ts';
-import { placeholderCreate, placeholderUpdate } from '../src/contract/placeholder.ts';
-import { themeCreate, themeUpdate } from '../src/contract/theme.ts';
+import { clientCreate, clientUpdate } from '../src/features/clients/client.contract.ts';
+import { domainCreate, domainUpdate } from '../src/features/domains/domain.contract.ts';
+import { assetCreate, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
+import { embeddingCreate, embeddingUpdate } from '../src/features/embeddings/embedding.contract.ts';
+import { placeholderCreate, placeholderUpdate } from '../src/features/placeholders/placeholder.contract.ts';
+import { themeCreate, themeUpdate } from '../src/features/themes/theme.contract.ts';
 import { schema } from '../src/graphql/schema.ts';
 
 /** The contract the route table is held to: docs/REST-CONTRACT.md, read from the repository. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinPresets } from '../src/onboarding/catalog/builtin.ts';
+import { builtinPresets } from '../src/features/catalog/builtin.ts';
 import { freshTestDatabase } from './support/database.ts';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 

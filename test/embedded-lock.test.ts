@@ -8,7 +8,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { openDatabase } from '../src/db/orm.ts';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { ClientEntity } from '../src/features/clients/client.entity.ts';
-import { ImportedServiceEntity } from '../src/onboarding/catalog/imported.entity.ts';
+import { ImportedServiceEntity } from '../src/features/catalog/imported.entity.ts';
 import { StartupError } from '../src/startup-error.ts';
 import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';

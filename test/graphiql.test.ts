@@ -1,6 +1,6 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_FLAGS, findChromium } from '../src/onboarding/scanner/chromium.ts';
+import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import { API, createClient } from './support/fixtures.ts';
 import { ADMIN_KEY, startTestService, type TestService } from './support/service.ts';
 

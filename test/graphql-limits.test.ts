@@ -17,9 +17,9 @@ import {
 } from 'graphql';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toPointer } from '../src/contract/validate.ts';
+import { toPointer } from '../src/kernel/contract/validate.ts';
 import { DOCUMENT_CACHE_BYTES, ERROR_CACHE_BYTES, graphqlCaches } from '../src/graphql/document-cache.ts';
-import { notFound } from '../src/errors.ts';
+import { notFound } from '../src/kernel/errors.ts';
 import { classifyError, createErrorReporter } from '../src/graphql/errors.ts';
 import { CSRF_HEADER, GRAPHQL_LIMITS, MAX_NESTING } from '../src/graphql/hardening.ts';
 import { schema } from '../src/graphql/schema.ts';

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedBrowser } from '../src/onboarding/scanner/browser.ts';
-import { createScanner } from '../src/onboarding/scanner/scan.ts';
+import { createSharedBrowser } from '../src/scanner/browser.ts';
+import { createScanner } from '../src/scanner/scan.ts';
 import { API, createClient, createDomain } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { builtinPresets } from '../src/onboarding/catalog/builtin.ts';
-import { importOpenCookieDatabase } from '../src/onboarding/catalog/import-open-cookie-database.ts';
+import { builtinPresets } from '../src/features/catalog/builtin.ts';
+import { importOpenCookieDatabase } from '../src/features/catalog/import-open-cookie-database.ts';
 import { API, createClient, createDomain, type DomainPath, domainState, unknownId } from './support/fixtures.ts';
 import { startScanningTestService } from './support/scanning-service.ts';
 import { PUBLIC_BASE_URL, type TestService } from './support/service.ts';

@@ -2,7 +2,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest-adapter/routes.ts';
-import { CHROMIUM_FLAGS, findChromium } from '../src/onboarding/scanner/chromium.ts';
+import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import {
   buildOpenApiDocument,
   documentedErrors,

@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
 import { schema } from '../src/graphql/schema.ts';
-import type { ScanFindings, Scanner } from '../src/onboarding/scanner/scan.ts';
+import type { ScanFindings, Scanner } from '../src/scanner/scan.ts';
 import { API, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
 import { type GraphqlAnswer, type HttpAnswer, type TestClient, type TestService, startTestService } from './support/service.ts';

@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../src/contract/theme.ts';
+import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../src/features/themes/theme.contract.ts';
 import { API, createDomain, type DomainPath, domainState, themePayload, unknownId } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CatalogImportError, importOpenCookieDatabase } from '../onboarding/catalog/import-open-cookie-database.ts';
+import { CatalogImportError, importOpenCookieDatabase } from '../features/catalog/import-open-cookie-database.ts';
 import { withDatabase } from './database.ts';
 import { type Output, progress, stdio } from './output.ts';
 import { CliError } from './errors.ts';

@@ -1,5 +1,5 @@
-import { clientCreate } from '../contract/client.ts';
-import { toProblems } from '../contract/validate.ts';
+import { clientCreate } from '../features/clients/client.contract.ts';
+import { toProblems } from '../kernel/contract/validate.ts';
 import { createClient } from '../features/clients/client.operations.ts';
 import { withAdminContext } from './database.ts';
 import { type Output, stdio } from './output.ts';

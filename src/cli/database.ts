@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { loadSettings, type Settings } from '../config.ts';
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { createLoaders } from '../db/loaders.ts';
 import { type Database, openDatabase } from '../db/orm.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
-import { createScanGate } from '../onboarding/scan-gate.ts';
-import { scannerFromSettings } from '../onboarding/scanner/index.ts';
+import { createScanGate } from '../features/onboarding/scan-gate.ts';
+import { scannerFromSettings } from '../scanner/index.ts';
 
 /** The database the settings name, and an administrator's context for operations, for the commands that need them. */
 

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { SettingsError } from '../config.ts';
-import { type FieldProblem, ServiceError } from '../errors.ts';
+import { type FieldProblem, ServiceError } from '../kernel/errors.ts';
 import { type Output, stdio } from './output.ts';
 
 /** A failure the user can act on: printed as one line, `error: <message>`, with `exitCode`. */

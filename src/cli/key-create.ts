@@ -1,7 +1,7 @@
-import { apiKeyCreate } from '../contract/api-key.ts';
-import { toProblems } from '../contract/validate.ts';
+import { apiKeyCreate } from '../features/api-keys/api-key.contract.ts';
+import { toProblems } from '../kernel/contract/validate.ts';
 import { createApiKey } from '../features/api-keys/api-key.operations.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../kernel/ids.ts';
 import { withAdminContext } from './database.ts';
 import { type Output, stdio } from './output.ts';
 import { invalidOptions, usageError } from './errors.ts';

@@ -1,9 +1,9 @@
 import { loadSettings } from '../config.ts';
-import type { AvailablePreset } from '../contract/onboarding.ts';
-import { builtinCatalog } from '../onboarding/catalog/catalog.ts';
-import { recogniseServices } from '../onboarding/recognise.ts';
-import { scannerFromSettings } from '../onboarding/scanner/index.ts';
-import { ScanError, type ScanFindings } from '../onboarding/scanner/scan.ts';
+import type { AvailablePreset } from '../features/onboarding/onboarding.contract.ts';
+import { builtinCatalog } from '../features/catalog/catalog.ts';
+import { recogniseServices } from '../features/onboarding/recognise.ts';
+import { scannerFromSettings } from '../scanner/index.ts';
+import { ScanError, type ScanFindings } from '../scanner/scan.ts';
 import { type Output, stdio } from './output.ts';
 import { CliError, usageError } from './errors.ts';
 

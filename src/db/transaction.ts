@@ -6,7 +6,7 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, notFound, ServiceError } from '../errors.ts';
+import { conflict, notFound, ServiceError } from '../kernel/errors.ts';
 
 type Messages = {
   /** What a unique-constraint violation means for this write, e.g. "a placeholder with this name exists". */

@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { invalidPayload, toProblems } from '../contract/validate.ts';
-import type { RequestContext } from '../context.ts';
+import { invalidPayload, toProblems } from '../kernel/contract/validate.ts';
+import type { RequestContext } from '../kernel/context.ts';
 
 /**
  * The Pothos builder, configured once. Input validation runs the same zod schemas as the REST

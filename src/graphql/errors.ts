@@ -1,8 +1,8 @@
 import { type DocumentNode, getOperationAST, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { HTTP_STATUS } from '../../rest-adapter/problem.ts';
+import { HTTP_STATUS } from '../kernel/problem.ts';
 import { translateDatabaseError } from '../db/transaction.ts';
-import { type ErrorKind, ServiceError } from '../errors.ts';
+import { type ErrorKind, ServiceError } from '../kernel/errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** Error kinds → `extensions.code` (SERVICE.md §4). */

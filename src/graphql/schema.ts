@@ -7,8 +7,8 @@ import '../features/domains/domain.graphql.ts';
 import '../features/placeholders/placeholder.graphql.ts';
 import '../features/embeddings/embedding.graphql.ts';
 import '../features/themes/theme.graphql.ts';
-import '../onboarding/catalog/catalog.graphql.ts';
-import '../onboarding/onboarding.graphql.ts';
+import '../features/catalog/catalog.graphql.ts';
+import '../features/onboarding/onboarding.graphql.ts';
 
 export const schema = builder.toSchema();
 

@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { list, localeName } from '../contract/fields.ts';
+import { list, localeName } from '../kernel/contract/fields.ts';
 
 /**
  * GraphQL has no map type, so `translations` (locale → texts in REST) is a list of entries

@@ -15,8 +15,8 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { toPointer } from '../contract/validate.ts';
-import type { FieldProblem } from '../errors.ts';
+import { toPointer } from '../kernel/contract/validate.ts';
+import type { FieldProblem } from '../kernel/errors.ts';
 
 /**
  * Variables of the wrong type, answered like every other bad input: BAD_USER_INPUT with the

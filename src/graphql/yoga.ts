@@ -2,7 +2,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Request, Response } from 'express';
 import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import type { RequestContext } from '../context.ts';
+import type { RequestContext } from '../kernel/context.ts';
 import { GRAPHQL_PATH } from '../http/refusal.ts';
 import { contextOf } from '../http/request-context.ts';
 import type { Metrics } from '../http/metrics.ts';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Caller } from '../context.ts';
+import type { Caller } from '../kernel/context.ts';
 import type { KeyRing } from '../features/api-keys/key-ring.ts';
 import { refuse } from './refusal.ts';
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { problem, sendProblem } from '../../rest-adapter/problem.ts';
+import { problem, sendProblem } from '../kernel/problem.ts';
 import type { StatementCounter } from '../db/statements.ts';
 import { callerOf } from './authentication.ts';
 import { routeName } from './route-name.ts';

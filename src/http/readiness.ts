@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger.ts';
-import type { Scanner } from '../onboarding/scanner/scan.ts';
+import type { Scanner } from '../scanner/scan.ts';
 
 /** A check that failed, with what the public answer may say about it (the cause goes to the log). */
 class NotReady extends Error {}

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { problem, sendProblem } from '../../rest-adapter/problem.ts';
+import { problem, sendProblem } from '../kernel/problem.ts';
 
 /** Where GraphQL answers (src/graphql/yoga.ts mounts Yoga there). */
 export const GRAPHQL_PATH = '/graphql';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppServices, RequestContext } from '../context.ts';
+import type { AppServices, RequestContext } from '../kernel/context.ts';
 import { createLoaders } from '../db/loaders.ts';
 import { callerOf } from './authentication.ts';
 

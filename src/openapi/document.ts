@@ -1,22 +1,22 @@
 import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { problem, type Problem } from '../../rest-adapter/problem.ts';
+import { problem, type Problem } from '../kernel/problem.ts';
 import { BODY_LIMIT } from '../../rest-adapter/router.ts';
 import { type RestRoute, restRoutes } from '../../rest-adapter/routes.ts';
-import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../contract/api-key.ts';
-import { clientCreate, clientResponse, clientUpdate } from '../contract/client.ts';
-import { domainCreate, domainResponse, domainUpdate } from '../contract/domain.ts';
-import { assetCreate, assetResponse, assetUpdate } from '../contract/embedding-asset.ts';
-import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../contract/embedding.ts';
-import { MAX_ITEMS } from '../contract/fields.ts';
+import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../features/api-keys/api-key.contract.ts';
+import { clientCreate, clientResponse, clientUpdate } from '../features/clients/client.contract.ts';
+import { domainCreate, domainResponse, domainUpdate } from '../features/domains/domain.contract.ts';
+import { assetCreate, assetResponse, assetUpdate } from '../features/embeddings/embedding-asset.contract.ts';
+import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../features/embeddings/embedding.contract.ts';
+import { MAX_ITEMS } from '../kernel/contract/fields.ts';
 import {
   onboardingEmbedCodeSnippets,
   onboardingPresetResult,
   onboardingScanResult,
-} from '../contract/onboarding.ts';
-import { placeholderCreate, placeholderResponse, placeholderUpdate } from '../contract/placeholder.ts';
-import { themeCreate, themeResponse, themeUpdate } from '../contract/theme.ts';
+} from '../features/onboarding/onboarding.contract.ts';
+import { placeholderCreate, placeholderResponse, placeholderUpdate } from '../features/placeholders/placeholder.contract.ts';
+import { themeCreate, themeResponse, themeUpdate } from '../features/themes/theme.contract.ts';
 
 /**
  * The OpenAPI 3.1 document of the REST layer, generated from the route table (`restRoutes`) and

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { THEME_COLORS } from '../../src/contract/theme.ts';
+import { THEME_COLORS } from '../../src/features/themes/theme.contract.ts';
 import type { TestService } from './service.ts';
 
 /** Payload builders and seeding helpers shared by the suites. */

@@ -1,5 +1,5 @@
-import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
-import { createScanner, DEFAULT_SCAN_LIMITS, type ScanLimits } from '../../src/onboarding/scanner/scan.ts';
+import { createSharedBrowser } from '../../src/scanner/browser.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, type ScanLimits } from '../../src/scanner/scan.ts';
 import { type FixtureWebsites, startFixtureWebsites } from '../fixtures/websites.ts';
 import { startTestService, type TestService } from './service.ts';
 

@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { type Logger, pino } from 'pino';
 import { type Database, openDatabase } from '../../src/db/orm.ts';
-import type { EgressPolicy } from '../../src/onboarding/scanner/address-policy.ts';
+import type { EgressPolicy } from '../../src/scanner/address-policy.ts';
 import { createKeyRing } from '../../src/features/api-keys/key-ring.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
-import { createScanGate } from '../../src/onboarding/scan-gate.ts';
-import { createSharedBrowser } from '../../src/onboarding/scanner/browser.ts';
-import { createScanner, type Scanner } from '../../src/onboarding/scanner/scan.ts';
-import { buildApp } from '../../src/server.ts';
+import { createScanGate } from '../../src/features/onboarding/scan-gate.ts';
+import { createSharedBrowser } from '../../src/scanner/browser.ts';
+import { createScanner, type Scanner } from '../../src/scanner/scan.ts';
+import { buildApp } from '../../src/app/http-app.ts';
 import { freshTestDatabase } from './database.ts';
 import { openApiValidator } from './openapi-validator.ts';
 

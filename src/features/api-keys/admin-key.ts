@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { newId } from '../../ids.ts';
+import { newId } from '../../kernel/ids.ts';
 import { StartupError } from '../../startup-error.ts';
 import { ApiKeyEntity } from './api-key.entity.ts';
 import { generateKey } from './key-material.ts';

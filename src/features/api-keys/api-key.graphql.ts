@@ -1,4 +1,4 @@
-import { type ApiKey, apiKeyCreate, type CreatedApiKey } from '../../contract/api-key.ts';
+import { type ApiKey, apiKeyCreate, type CreatedApiKey } from './api-key.contract.ts';
 import { builder } from '../../graphql/builder.ts';
 import { ClientType } from '../clients/client.graphql.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key.operations.ts';

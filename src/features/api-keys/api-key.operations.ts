@@ -1,9 +1,9 @@
-import type { ApiKey, ApiKeyCreate, CreatedApiKey } from '../../contract/api-key.ts';
-import type { RequestContext } from '../../context.ts';
+import type { ApiKey, ApiKeyCreate, CreatedApiKey } from './api-key.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
-import { requireClient } from '../domains/domain.scope.ts';
+import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
+import { isId, newId } from '../../kernel/ids.ts';
+import { requireClient } from '../../kernel/access.ts';
 import { ApiKeyEntity, type ApiKeyRow } from './api-key.entity.ts';
 import { generateKey } from './key-material.ts';
 

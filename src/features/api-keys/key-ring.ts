@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Caller } from '../../context.ts';
+import type { Caller } from '../../kernel/context.ts';
 import { ApiKeyEntity } from './api-key.entity.ts';
 import { hashKey, isPlausibleKey, KEY_PREFIX_LENGTH, matchesHash } from './key-material.ts';
 

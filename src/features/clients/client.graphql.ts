@@ -1,4 +1,4 @@
-import { type Client, clientCreate, clientUpdate } from '../../contract/client.ts';
+import { type Client, clientCreate, clientUpdate } from './client.contract.ts';
 import { builder } from '../../graphql/builder.ts';
 import { domainNode, DomainType } from '../domains/domain.graphql.ts';
 import { getDomain, listDomains } from '../domains/domain.operations.ts';

@@ -1,9 +1,9 @@
-import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from '../../contract/client.ts';
-import { isAdmin, type RequestContext } from '../../context.ts';
+import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from './client.contract.ts';
+import { isAdmin, type RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { requireClient } from '../domains/domain.scope.ts';
+import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { requireClient } from '../../kernel/access.ts';
 import { ClientEntity, type ClientRow } from './client.entity.ts';
 
 const DUPLICATE = { duplicate: 'a client with this username already exists' };

@@ -1,7 +1,7 @@
-import { CONSENT_STORAGES, type Domain, domainCreate, domainUpdate } from '../../contract/domain.ts';
+import { CONSENT_STORAGES, type Domain, domainCreate, domainUpdate } from './domain.contract.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
 import { createDomain, deleteDomain, getDomain, updateDomain } from './domain.operations.ts';
-import type { DomainScope } from './domain.scope.ts';
+import type { DomainScope } from '../../kernel/access.ts';
 
 /** A domain as GraphQL sees it: the payload plus the client it belongs to, for nested fields. */
 export type DomainNode = Domain & { clientId: string };

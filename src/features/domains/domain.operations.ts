@@ -1,11 +1,11 @@
-import { type Domain, type DomainCreate, domainDefaults, type DomainUpdate } from '../../contract/domain.ts';
-import { parseSiteAddress, type SiteAddress, siteUrl } from '../../contract/site-address.ts';
-import { canReachClient, type RequestContext } from '../../context.ts';
+import { type Domain, type DomainCreate, domainDefaults, type DomainUpdate } from './domain.contract.ts';
+import { parseSiteAddress, type SiteAddress, siteUrl } from '../../kernel/contract/site-address.ts';
+import { canReachClient, type RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { invalid, notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { invalid, notFound } from '../../kernel/errors.ts';
+import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity, type DomainRecord, type DomainRow } from './domain.entity.ts';
-import { type ClientScope, type DomainScope, readDomain, requireClient, requireDomain } from './domain.scope.ts';
+import { type ClientScope, type DomainScope, readDomain, requireClient, requireDomain } from '../../kernel/access.ts';
 
 export const toDomain = (row: DomainRecord): Domain => ({
   id: row.id,

@@ -1,9 +1,9 @@
-import type { AssetCreate, AssetUpdate, EmbeddingAsset } from '../../contract/embedding-asset.ts';
-import type { RequestContext } from '../../context.ts';
+import type { AssetCreate, AssetUpdate, EmbeddingAsset } from './embedding-asset.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../errors.ts';
-import { isId } from '../../ids.ts';
-import { readDomain } from '../domains/domain.scope.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { isId } from '../../kernel/ids.ts';
+import { readDomain } from '../../kernel/access.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
 import { appendAssets, type EmbeddingScope, findEmbedding, readEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import type { AssetTranslation, StorageType } from '../../contract/embedding-asset.ts';
-import type { EmbeddingTranslation, GoogleConsentMode } from '../../contract/embedding.ts';
-import type { PurposeId } from '../../contract/fields.ts';
+import type { AssetTranslation, StorageType } from './embedding-asset.contract.ts';
+import type { EmbeddingTranslation, GoogleConsentMode } from './embedding.contract.ts';
+import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { timestamps } from '../../db/timestamps.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 

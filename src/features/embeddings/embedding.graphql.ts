@@ -5,7 +5,7 @@ import {
   assetUpdate,
   type EmbeddingAsset,
   STORAGE_TYPES,
-} from '../../contract/embedding-asset.ts';
+} from './embedding-asset.contract.ts';
 import {
   type Embedding,
   embeddingCreate,
@@ -13,12 +13,12 @@ import {
   embeddingTranslation,
   embeddingUpdate,
   GOOGLE_CONSENT_MODES,
-} from '../../contract/embedding.ts';
-import { list, PURPOSES } from '../../contract/fields.ts';
+} from './embedding.contract.ts';
+import { list, PURPOSES } from '../../kernel/contract/fields.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
 import { toEntries, type TranslationEntry, translationEntries } from '../../graphql/translations.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import { createAsset, deleteAsset, updateAsset } from './embedding-asset.operations.ts';
 import {

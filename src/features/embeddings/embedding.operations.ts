@@ -1,20 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assetDefaults, type AssetCreate } from '../../contract/embedding-asset.ts';
+import { assetDefaults, type AssetCreate } from './embedding-asset.contract.ts';
 import {
   type Embedding,
   type EmbeddingCreate,
   embeddingDefaults,
   type EmbeddingUpdate,
-} from '../../contract/embedding.ts';
-import type { RequestContext } from '../../context.ts';
+} from './embedding.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { assetsJson, type EmbeddingWithAssets } from '../../db/loaders.ts';
 import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../domains/domain.scope.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../../kernel/access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';

@@ -1,5 +1,5 @@
-import type { EmbeddingAsset } from '../../contract/embedding-asset.ts';
-import type { Embedding } from '../../contract/embedding.ts';
+import type { EmbeddingAsset } from './embedding-asset.contract.ts';
+import type { Embedding } from './embedding.contract.ts';
 import type { EmbeddingAssetRecord, EmbeddingRecord, EmbeddingRow } from './embedding.entity.ts';
 
 /** Stored rows → the payloads of SERVICE.md §2. */

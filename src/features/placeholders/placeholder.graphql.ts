@@ -3,7 +3,7 @@ import {
   placeholderCreate,
   placeholderReplaceAll,
   placeholderUpdate,
-} from '../../contract/placeholder.ts';
+} from './placeholder.contract.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder } from '../../graphql/builder.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';

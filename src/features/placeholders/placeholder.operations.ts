@@ -1,12 +1,12 @@
-import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from '../../contract/placeholder.ts';
-import { isPlaceholderName } from '../../contract/placeholder.ts';
-import type { RequestContext } from '../../context.ts';
+import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from './placeholder.contract.ts';
+import { isPlaceholderName } from './placeholder.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { invalid, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../domains/domain.scope.ts';
+import { invalid, notFound } from '../../kernel/errors.ts';
+import { newId } from '../../kernel/ids.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../../kernel/access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from './placeholder.entity.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { MAX_INT32 } from '../../contract/fields.ts';
+import { MAX_INT32 } from '../../kernel/contract/fields.ts';
 import { TcfVendorEntity } from './tcf-vendor.entity.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { invalidPayload } from '../../contract/validate.ts';
+import { invalidPayload } from '../../kernel/contract/validate.ts';
 
 /**
  * CCM19: an embedding's `tcfVendor` "takes precedence over the `vendor` property and overwrites it

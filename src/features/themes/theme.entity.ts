@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { SETTINGS_ICON_TARGETS, type WIDGET_BUTTONS, WIDGET_POSITIONS } from '../../contract/theme.ts';
+import { SETTINGS_ICON_TARGETS, type WIDGET_BUTTONS, WIDGET_POSITIONS } from './theme.contract.ts';
 import { timestamps } from '../../db/timestamps.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 

@@ -7,7 +7,7 @@ import {
   themeUpdate,
   WIDGET_BUTTONS,
   WIDGET_POSITIONS,
-} from '../../contract/theme.ts';
+} from './theme.contract.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';

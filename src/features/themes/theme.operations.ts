@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from '../../contract/theme.ts';
-import type { RequestContext } from '../../context.ts';
+import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from './theme.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
 import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../domains/domain.scope.ts';
+import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../../kernel/access.ts';
 import { ThemeEntity, type ThemeRecord, type ThemeRow } from './theme.entity.ts';
 
 export type ThemeScope = DomainScope & { themeId: string };

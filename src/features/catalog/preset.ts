@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { STORAGE_TYPES } from '../../contract/embedding-asset.ts';
-import { isHttpUrl, purposeId } from '../../contract/fields.ts';
+import { STORAGE_TYPES } from '../embeddings/embedding-asset.contract.ts';
+import { isHttpUrl, purposeId } from '../../kernel/contract/fields.ts';
 
 /**
  * A preset: a well-known service the catalog can recognise on a website and turn into an

@@ -1,6 +1,6 @@
-import type { OnboardingEmbedCodeSnippets } from '../contract/onboarding.ts';
-import type { RequestContext } from '../context.ts';
-import { type DomainScope, readDomain } from '../features/domains/domain.scope.ts';
+import type { OnboardingEmbedCodeSnippets } from './onboarding.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { type DomainScope, readDomain } from '../../kernel/access.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

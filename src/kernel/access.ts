@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canReachClient, type Caller, type RequestContext } from '../../context.ts';
-import type { Owned } from '../../db/read-model.ts';
-import { lockById } from '../../db/row-lock.ts';
-import { notFound, type ServiceError } from '../../errors.ts';
-import { isId } from '../../ids.ts';
-import { ClientEntity, type ClientRow } from '../clients/client.entity.ts';
-import { DomainEntity, type DomainRecord, type DomainRow } from './domain.entity.ts';
+import { canReachClient, type Caller, type RequestContext } from './context.ts';
+import type { Owned } from '../db/read-model.ts';
+import { lockById } from '../db/row-lock.ts';
+import { notFound, type ServiceError } from './errors.ts';
+import { isId } from './ids.ts';
+import { ClientEntity, type ClientRow } from '../features/clients/client.entity.ts';
+import { DomainEntity, type DomainRecord, type DomainRow } from '../features/domains/domain.entity.ts';
 
 /** The path parameters that address a client and a domain of it. */
 export type ClientScope = { clientId: string };

@@ -1,6 +1,6 @@
-import type { AvailablePreset } from '../contract/onboarding.ts';
-import type { Catalog, CatalogEntry } from './catalog/catalog.ts';
-import type { ScanFindings } from './scanner/scan.ts';
+import type { AvailablePreset } from './onboarding.contract.ts';
+import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
+import type { ScanFindings } from '../../scanner/scan.ts';
 
 type Evidence = AvailablePreset['evidence'][number];
 

@@ -1,5 +1,5 @@
-import { conflict, rateLimited } from '../errors.ts';
-import { ScanError } from './scanner/scan.ts';
+import { conflict, rateLimited } from '../../kernel/errors.ts';
+import { ScanError } from '../../scanner/scan.ts';
 
 /**
  * Scans are heavy (a browser context each), so at most one runs per domain (another request

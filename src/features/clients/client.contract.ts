@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText, readOnly, text } from './fields.ts';
+import { nameText, readOnly, text } from '../../kernel/contract/fields.ts';
 
 /** Client: a customer account (management, same shape as the real API's). */
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import type { PurposeId } from '../../contract/fields.ts';
+import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { timestamps } from '../../db/timestamps.ts';
 
 /**

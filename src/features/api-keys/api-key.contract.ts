@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText } from './fields.ts';
+import { nameText } from '../../kernel/contract/fields.ts';
 
 /** API keys of a client (our extension of the real API; SERVICE.md §3). */
 

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AssetCreate } from '../contract/embedding-asset.ts';
-import type { Embedding } from '../contract/embedding.ts';
-import type { OnboardingCookie } from '../contract/onboarding.ts';
-import type { RequestContext } from '../context.ts';
-import { inTransaction } from '../db/transaction.ts';
-import type { DomainRow } from '../features/domains/domain.entity.ts';
-import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
-import { EmbeddingEntity, type EmbeddingRow } from '../features/embeddings/embedding.entity.ts';
-import { appendAssets, insertEmbedding } from '../features/embeddings/embedding.operations.ts';
-import { toEmbedding } from '../features/embeddings/embedding.view.ts';
-import { type CatalogEntry, type MatchRule, loadCatalog } from './catalog/catalog.ts';
+import type { AssetCreate } from '../embeddings/embedding-asset.contract.ts';
+import type { Embedding } from '../embeddings/embedding.contract.ts';
+import type { OnboardingCookie } from './onboarding.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { DomainRow } from '../domains/domain.entity.ts';
+import { type DomainScope, requireDomain } from '../../kernel/access.ts';
+import { EmbeddingEntity, type EmbeddingRow } from '../embeddings/embedding.entity.ts';
+import { appendAssets, insertEmbedding } from '../embeddings/embedding.operations.ts';
+import { toEmbedding } from '../embeddings/embedding.view.ts';
+import { type CatalogEntry, type MatchRule, loadCatalog } from '../catalog/catalog.ts';
 import { assetFromCatalog, embeddingFromCatalog } from './catalog-embedding.ts';
 import { presetKey } from './presets.operation.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base64Image, color, readOnly, text, uniqueList } from './fields.ts';
+import { base64Image, color, readOnly, text, uniqueList } from '../../kernel/contract/fields.ts';
 
 /** Theme: the look of the consent banner (SERVICE.md §2). */
 

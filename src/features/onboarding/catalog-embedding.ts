@@ -1,7 +1,7 @@
-import type { AssetCreate, AssetTranslation } from '../contract/embedding-asset.ts';
-import { type EmbeddingCreate, embeddingCreate, type EmbeddingTranslation } from '../contract/embedding.ts';
-import { isHttpUrl } from '../contract/fields.ts';
-import type { CatalogCookie, CatalogEntry } from './catalog/catalog.ts';
+import type { AssetCreate, AssetTranslation } from '../embeddings/embedding-asset.contract.ts';
+import { type EmbeddingCreate, embeddingCreate, type EmbeddingTranslation } from '../embeddings/embedding.contract.ts';
+import { isHttpUrl } from '../../kernel/contract/fields.ts';
+import type { CatalogCookie, CatalogEntry } from '../catalog/catalog.ts';
 
 /** Catalog services → embedding payloads, as onboarding creates them. */
 

@@ -1,10 +1,10 @@
-import type { OnboardingPreset, OnboardingPresetResult } from '../contract/onboarding.ts';
-import type { RequestContext } from '../context.ts';
-import { inTransaction } from '../db/transaction.ts';
-import { invalid } from '../errors.ts';
-import { type DomainScope, requireDomain } from '../features/domains/domain.scope.ts';
-import { insertEmbedding } from '../features/embeddings/embedding.operations.ts';
-import { loadCatalog } from './catalog/catalog.ts';
+import type { OnboardingPreset, OnboardingPresetResult } from './onboarding.contract.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { invalid } from '../../kernel/errors.ts';
+import { type DomainScope, requireDomain } from '../../kernel/access.ts';
+import { insertEmbedding } from '../embeddings/embedding.operations.ts';
+import { loadCatalog } from '../catalog/catalog.ts';
 import { embeddingFromCatalog } from './catalog-embedding.ts';
 
 export const presetKey = (presetId: number) => `preset:${presetId}`;

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
-import type { ErrorKind, FieldProblem } from '../src/errors.ts';
+import type { ErrorKind, FieldProblem } from './errors.ts';
 
 /** Error kinds → HTTP status (SERVICE.md §3). */
 export const HTTP_STATUS: Record<ErrorKind, number> = {

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Loaders } from './db/loaders.ts';
-import type { KeyRing } from './features/api-keys/key-ring.ts';
-import type { ScanGate } from './onboarding/scan-gate.ts';
-import type { Scanner } from './onboarding/scanner/scan.ts';
+import type { Loaders } from '../db/loaders.ts';
+import type { KeyRing } from '../features/api-keys/key-ring.ts';
+import type { ScanGate } from '../features/onboarding/scan-gate.ts';
+import type { Scanner } from '../scanner/scan.ts';
 
 /**
  * Who is asking: the administrator (every client) or a client (its own paths only), by the key

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { list, text } from './fields.ts';
+import { list, text } from '../../kernel/contract/fields.ts';
 
 /** Placeholder: a named text variable of a domain (SERVICE.md §2). */
 

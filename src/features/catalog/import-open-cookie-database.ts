@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { PurposeId } from '../../contract/fields.ts';
+import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { ImportedCookieEntity, ImportedServiceEntity, type ImportedServiceRow } from './imported.entity.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { localeName, readOnly, text, uniqueList } from './fields.ts';
-import { parseSiteAddress } from './site-address.ts';
+import { localeName, readOnly, text, uniqueList } from '../../kernel/contract/fields.ts';
+import { parseSiteAddress } from '../../kernel/contract/site-address.ts';
 
 /** Domain: one website of a client (management, beyond the seed). */
 

@@ -1,4 +1,4 @@
-import type { Settings } from '../../config.ts';
+import type { Settings } from '../config.ts';
 import { dnsEgressPolicy } from './address-policy.ts';
 import { createSharedBrowser } from './browser.ts';
 import { createScanner, DEFAULT_SCAN_LIMITS, type Scanner } from './scan.ts';

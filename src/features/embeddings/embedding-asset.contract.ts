@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText, readOnly, text, translations } from './fields.ts';
+import { nameText, readOnly, text, translations } from '../../kernel/contract/fields.ts';
 
 /** EmbeddingAsset ("cookie"): a cookie or storage key an embedding sets (SERVICE.md §2). */
 

@@ -1,11 +1,11 @@
-import type { OnboardingScanResult } from '../contract/onboarding.ts';
-import { siteUrl } from '../contract/site-address.ts';
-import type { RequestContext } from '../context.ts';
-import { invalid, ServiceError } from '../errors.ts';
-import { type DomainScope, readDomain } from '../features/domains/domain.scope.ts';
-import { loadCatalog } from './catalog/catalog.ts';
+import type { OnboardingScanResult } from './onboarding.contract.ts';
+import { siteUrl } from '../../kernel/contract/site-address.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { invalid, ServiceError } from '../../kernel/errors.ts';
+import { type DomainScope, readDomain } from '../../kernel/access.ts';
+import { loadCatalog } from '../catalog/catalog.ts';
 import { recogniseServices } from './recognise.ts';
-import { ScanError, type ScanFindings } from './scanner/scan.ts';
+import { ScanError, type ScanFindings } from '../../scanner/scan.ts';
 
 /** Scans the domain's website and tells which catalog services it uses. */
 export async function scanDomain(ctx: RequestContext, scope: DomainScope): Promise<OnboardingScanResult> {

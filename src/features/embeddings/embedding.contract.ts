@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assetCreate, assetResponse } from './embedding-asset.ts';
+import { assetCreate, assetResponse } from './embedding-asset.contract.ts';
 import {
   httpUrlOrEmpty,
   list,
@@ -11,7 +11,7 @@ import {
   text,
   translations,
   uniqueList,
-} from './fields.ts';
+} from '../../kernel/contract/fields.ts';
 
 /** Embedding: a third-party service on the site, with its purpose and assets (SERVICE.md §2). */
 

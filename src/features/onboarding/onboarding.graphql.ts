@@ -5,12 +5,12 @@ import {
   type OnboardingPresetResult,
   onboardingPresetList,
   type OnboardingScanResult,
-} from '../contract/onboarding.ts';
-import { domainArgs } from '../graphql/args.ts';
-import { builder, oneOf } from '../graphql/builder.ts';
-import { DomainType, scopeOf } from '../features/domains/domain.graphql.ts';
-import { EmbeddingType } from '../features/embeddings/embedding.graphql.ts';
-import { PresetTranslationType, toTranslationEntries } from './catalog/catalog.graphql.ts';
+} from './onboarding.contract.ts';
+import { domainArgs } from '../../graphql/args.ts';
+import { builder, oneOf } from '../../graphql/builder.ts';
+import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
+import { EmbeddingType } from '../embeddings/embedding.graphql.ts';
+import { PresetTranslationType, toTranslationEntries } from '../catalog/catalog.graphql.ts';
 import {
   createEmbeddingsFromCookies,
   type CookiePlan,

@@ -1,18 +1,18 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
-import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler, requireUtf8 } from '../rest-adapter/router.ts';
-import type { AppServices } from './context.ts';
-import { graphiql } from './graphql/graphiql/page.ts';
-import { createGraphqlHandler } from './graphql/yoga.ts';
-import { authentication } from './http/authentication.ts';
-import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from './http/hardening.ts';
-import { requestLogging } from './http/logging.ts';
-import type { Metrics } from './http/metrics.ts';
-import { readiness } from './http/readiness.ts';
-import { requestContext, requestId } from './http/request-context.ts';
-import type { Logger } from './logger.ts';
-import { DOCS_PATH, docsRouter, OPENAPI_PATH } from './openapi/docs.ts';
-import { openApiDocumentHandler } from './openapi/document.ts';
+import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler, requireUtf8 } from '../../rest-adapter/router.ts';
+import type { AppServices } from '../kernel/context.ts';
+import { graphiql } from '../graphql/graphiql/page.ts';
+import { createGraphqlHandler } from '../graphql/yoga.ts';
+import { authentication } from '../http/authentication.ts';
+import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
+import { requestLogging } from '../http/logging.ts';
+import type { Metrics } from '../http/metrics.ts';
+import { readiness } from '../http/readiness.ts';
+import { requestContext, requestId } from '../http/request-context.ts';
+import type { Logger } from '../logger.ts';
+import { DOCS_PATH, docsRouter, OPENAPI_PATH } from '../openapi/docs.ts';
+import { openApiDocumentHandler } from '../openapi/document.ts';
 
 export type AppOptions = {
   corsOrigins: string[];

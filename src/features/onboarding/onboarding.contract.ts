@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { PostalAddress } from '../onboarding/scanner/address.ts';
-import type { FoundCookie, FoundStorageKey, VisitedPage } from '../onboarding/scanner/scan.ts';
-import { list, MAX_INT32, purposeId, text, translations } from './fields.ts';
+import type { PostalAddress } from '../../scanner/address.ts';
+import type { FoundCookie, FoundStorageKey, VisitedPage } from '../../scanner/scan.ts';
+import { list, MAX_INT32, purposeId, text, translations } from '../../kernel/contract/fields.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StorageType } from '../../contract/embedding-asset.ts';
-import type { PurposeId } from '../../contract/fields.ts';
+import type { StorageType } from '../embeddings/embedding-asset.contract.ts';
+import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { builtinPresets } from './builtin.ts';
 import { ImportedCookieEntity, ImportedServiceEntity } from './imported.entity.ts';
 import type { Preset } from './preset.ts';
