@@ -6,9 +6,10 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { ormConfig } from '../src/db/orm.ts';
+import { entities } from '../src/features/index.ts';
 
 const scratch = await startEmbeddedPostgres('memory://');
-const config = ormConfig(scratch.url, 1);
+const config = ormConfig(scratch.url, 1, entities);
 const orm = await MikroORM.init({
   ...config,
   migrations: { ...config.migrations, path: new URL('../src/db/migrations', import.meta.url).pathname, emit: 'ts' },

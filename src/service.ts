@@ -1,12 +1,12 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadSettings, type Settings, SettingsError } from './config.ts';
-import { type Database, openDatabase, redactDatabaseUrl } from './db/orm.ts';
+import { openServiceDatabase } from './app/database.ts';
+import { buildServices } from './app/services.ts';
+import { type Database, redactDatabaseUrl } from './db/orm.ts';
 import { ensureAdminKey } from './features/api-keys/admin-key.ts';
-import { createKeyRing } from './features/api-keys/key-ring.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
-import { createScanGate } from './features/onboarding/scan-gate.ts';
 import { scannerFromSettings } from './scanner/index.ts';
 import type { Scanner } from './scanner/scan.ts';
 import { buildApp } from './app/http-app.ts';
@@ -35,7 +35,7 @@ export async function startService(): Promise<ServiceHandle> {
   await ensurePortFree(settings);
   // Its browser starts with the first scan.
   const scanner = scannerFromSettings(settings.scan);
-  const database = await openDatabase({
+  const database = await openServiceDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
@@ -60,12 +60,14 @@ export async function startService(): Promise<ServiceHandle> {
       orm: database.orm,
       logger,
       metrics,
-      services: {
+      services: buildServices({
+        orm: database.orm,
         scanner,
-        scanGate: createScanGate(settings.scan.maxConcurrent, metrics.scan),
-        keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
+        maxConcurrentScans: settings.scan.maxConcurrent,
+        adminApiKey: settings.adminApiKey,
         publicBaseUrl: settings.publicBaseUrl,
-      },
+        observeScan: metrics.scan,
+      }),
       options: {
         corsOrigins: settings.corsOrigins,
         rateLimitPerMinute: settings.rateLimitPerMinute,

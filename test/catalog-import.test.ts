@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/orm.ts';
+import type { Database } from '../src/db/orm.ts';
+import { openServiceDatabase } from '../src/app/database.ts';
 import { loadCatalog } from '../src/features/catalog/catalog.ts';
 import { ImportedCookieEntity, ImportedServiceEntity } from '../src/features/catalog/imported.entity.ts';
 import { freshTestDatabase } from './support/database.ts';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const dataDir = join(workDir, 'data');
   target = {
     env: databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir },
-    open: () => openDatabase({ databaseUrl, dataDir, poolSize: 1 }),
+    open: () => openServiceDatabase({ databaseUrl, dataDir, poolSize: 1 }),
     drop,
   };
 });

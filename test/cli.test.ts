@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/orm.ts';
+import type { Database } from '../src/db/orm.ts';
+import { openServiceDatabase } from '../src/app/database.ts';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { createKeyRing } from '../src/features/api-keys/key-ring.ts';
 import { type FixtureWebsites, startFixtureWebsites } from './fixtures/websites.ts';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const dataDir = join(workDir, 'data');
   target = {
     env: databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir },
-    open: () => openDatabase({ databaseUrl, dataDir, poolSize: 1 }),
+    open: () => openServiceDatabase({ databaseUrl, dataDir, poolSize: 1 }),
     drop,
   };
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requireDomain } from '../src/kernel/access.ts';
+import { requireDomain } from '../src/features/domains/domain.access.ts';
 import { createDomain, type DomainPath, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_DIR, LOCK_STALE_MS, LOCK_UPDATE_MS, OWNER_FILE } from '../src/db/data-dir-lock.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { openDatabase } from '../src/db/orm.ts';
+import { openServiceDatabase } from '../src/app/database.ts';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { ClientEntity } from '../src/features/clients/client.entity.ts';
 import { ImportedServiceEntity } from '../src/features/catalog/imported.entity.ts';
@@ -150,7 +150,7 @@ describe('CLI commands while the service runs', () => {
     ['catalog', 'import', csv()],
   ];
   const count = async () => {
-    const database = await openDatabase({ dataDir: dataDir(), poolSize: 1 });
+    const database = await openServiceDatabase({ dataDir: dataDir(), poolSize: 1 });
     try {
       const em = database.orm.em.fork();
       return {

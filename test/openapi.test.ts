@@ -10,6 +10,7 @@ import {
   type OpenApiOperation,
   openApiPath,
 } from '../src/openapi/document.ts';
+import { openApiSource } from '../src/app/http-app.ts';
 import { createOpenApiValidator, type Exchange, OpenApiMismatch } from './support/openapi-validator.ts';
 import { PUBLIC_BASE_URL, startTestService, type TestService } from './support/service.ts';
 
@@ -40,7 +41,7 @@ describe('GET /openapi.json', () => {
     const withoutKey = await service.as(null).rest('GET', '/openapi.json');
     expect(withoutKey.status).toBe(200);
     expect(withoutKey.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(withoutKey.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument({ serverUrl: PUBLIC_BASE_URL }))));
+    expect(withoutKey.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(openApiSource(PUBLIC_BASE_URL)))));
     const wrongKey = await service.as('not-a-key-at-all-0123456789').rest('GET', '/openapi.json');
     expect(wrongKey.status).toBe(200);
     expect(wrongKey.text).toBe(withoutKey.text);
@@ -127,7 +128,7 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the harness check against the document', () => {
-  const validator = createOpenApiValidator(buildOpenApiDocument({ serverUrl: PUBLIC_BASE_URL }));
+  const validator = createOpenApiValidator(buildOpenApiDocument(openApiSource(PUBLIC_BASE_URL)));
   const exchange = (method: string, path: string, status: number, body: unknown, headers: Record<string, string> = {}): Exchange => {
     const text = body === undefined ? '' : JSON.stringify(body);
     const type = status >= 400 ? 'application/problem+json' : 'application/json';

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/orm.ts';
+import type { Database } from '../src/db/orm.ts';
+import { openServiceDatabase } from '../src/app/database.ts';
 import {
   GlobalVendorListError,
   importGlobalVendorList,
@@ -106,7 +107,7 @@ describe('`consent-config tcf import`', () => {
     const dataDir = join(workDir, 'data');
     target = {
       env: databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir },
-      open: () => openDatabase({ databaseUrl, dataDir, poolSize: 1 }),
+      open: () => openServiceDatabase({ databaseUrl, dataDir, poolSize: 1 }),
       drop,
     };
   });

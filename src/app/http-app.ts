@@ -1,6 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
-import { BODY_LIMIT, createRestRouter, notFoundHandler, problemHandler, requireUtf8 } from '../../rest-adapter/router.ts';
+import { createRestRouter } from '../../rest-adapter/router.ts';
+import { restRoutes } from '../../rest-adapter/routes.ts';
+import { readJsonBody } from '../http/body.ts';
+import { notFoundHandler, problemHandler } from '../http/problems.ts';
+import { features } from '../features/index.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
@@ -12,7 +16,7 @@ import { readiness } from '../http/readiness.ts';
 import { requestContext, requestId } from '../http/request-context.ts';
 import type { Logger } from '../logger.ts';
 import { DOCS_PATH, docsRouter, OPENAPI_PATH } from '../openapi/docs.ts';
-import { openApiDocumentHandler } from '../openapi/document.ts';
+import { openApiDocumentHandler, type OpenApiSource } from '../openapi/document.ts';
 
 export type AppOptions = {
   corsOrigins: string[];
@@ -36,6 +40,9 @@ export type AppDependencies = {
   options: AppOptions;
 };
 
+/** What the OpenAPI document is made of: the REST table and the features' texts. */
+export const openApiSource = (serverUrl: string): OpenApiSource => ({ serverUrl, routes: restRoutes, features });
+
 /** The whole HTTP surface: health, GraphQL (Yoga + GraphiQL) and the REST compatibility layer. */
 export function buildApp({ orm, logger, services, metrics, options }: AppDependencies): express.Express {
   const app = express();
@@ -58,7 +65,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // GraphiQL for browsers at GET /graphql, with its assets: public; operations need a key.
   app.use(graphiql('Consent domain configuration'));
   // The OpenAPI document of the REST layer and its reference page: public, like /healthz.
-  app.get(OPENAPI_PATH, openApiDocumentHandler(services.publicBaseUrl));
+  app.get(OPENAPI_PATH, openApiDocumentHandler(openApiSource(services.publicBaseUrl)));
   app.use(DOCS_PATH, docsRouter());
 
   app.use(authentication(services.keys, rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60)));
@@ -67,8 +74,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.get('/metrics', metrics.serve);
 
   const yoga = createGraphqlHandler(logger, { development: options.development, metrics });
-  // GraphQL documents come as JSON of at most 2 MiB in UTF-8, like REST bodies (larger: 413).
-  app.use(yoga.graphqlEndpoint, express.json({ limit: BODY_LIMIT, verify: requireUtf8 }));
+  app.use(yoga.graphqlEndpoint, readJsonBody);
   // GraphQL answers are personal and may carry a new API key: no cache keeps them.
   app.use(yoga.graphqlEndpoint, (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -76,7 +82,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   });
   // Yoga is a request listener; Express takes it as middleware at its endpoint.
   app.use(yoga.graphqlEndpoint, yoga as unknown as express.RequestHandler);
-  app.use(createRestRouter());
+  app.use(createRestRouter(restRoutes));
 
   app.use(notFoundHandler);
   app.use(problemHandler(logger));

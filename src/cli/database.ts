@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { openServiceDatabase } from '../app/database.ts';
+import { buildServices } from '../app/services.ts';
 import { loadSettings, type Settings } from '../config.ts';
-import type { RequestContext } from '../kernel/context.ts';
-import { createLoaders } from '../db/loaders.ts';
-import { type Database, openDatabase } from '../db/orm.ts';
-import { createKeyRing } from '../features/api-keys/key-ring.ts';
-import { createScanGate } from '../features/onboarding/scan-gate.ts';
+import type { Database } from '../db/orm.ts';
+import { createRequestContext, type RequestContext } from '../kernel/context.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 
 /** The database the settings name, and an administrator's context for operations, for the commands that need them. */
@@ -15,7 +14,7 @@ export async function withDatabase<T>(
   options: { migrate?: boolean } = {},
 ): Promise<T> {
   const settings = loadSettings();
-  const database = await openDatabase({
+  const database = await openServiceDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.dataDir,
     poolSize: 1,
@@ -35,21 +34,15 @@ export async function withDatabase<T>(
 export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise<T>): Promise<T> {
   return withDatabase(async (database, settings) => {
     const scanner = scannerFromSettings(settings.scan);
-    const em = database.orm.em.fork();
-    const ctx: RequestContext = {
-      em,
-      loaders: createLoaders(em),
-      caller: { kind: 'admin' },
-      requestId: `cli-${randomUUID()}`,
-      services: {
-        scanner,
-        scanGate: createScanGate(settings.scan.maxConcurrent),
-        keys: createKeyRing({ orm: database.orm, adminApiKey: settings.adminApiKey }),
-        publicBaseUrl: settings.publicBaseUrl,
-      },
-    };
+    const services = buildServices({
+      orm: database.orm,
+      scanner,
+      maxConcurrentScans: settings.scan.maxConcurrent,
+      adminApiKey: settings.adminApiKey,
+      publicBaseUrl: settings.publicBaseUrl,
+    });
     try {
-      return await work(ctx);
+      return await work(createRequestContext(database.orm, services, { kind: 'admin' }, `cli-${randomUUID()}`));
     } finally {
       await scanner.close();
     }

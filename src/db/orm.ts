@@ -4,7 +4,6 @@ import { startEmbeddedPostgres } from './embedded.ts';
 // Side effect: a transaction gives its pooled connection back even when the connection is lost
 // as BEGIN, COMMIT or ROLLBACK goes out (a Kysely bug).
 import './release-transaction-connections.ts';
-import { entities } from './entities.ts';
 import { migrationsList } from './migrations/index.ts';
 import { countingLogger, type StatementCounter } from './statements.ts';
 
@@ -26,13 +25,20 @@ export type DatabaseOptions = {
   poolSize: number;
   /** Apply pending migrations before returning (the default). */
   migrate?: boolean;
+  /** Every stored entity (src/features/index.ts lists them). */
+  entities: readonly unknown[];
 };
 
-export function ormConfig(clientUrl: string, poolSize: number, statements: StatementCounter = { total: 0 }): Options {
+export function ormConfig(
+  clientUrl: string,
+  poolSize: number,
+  entities: readonly unknown[],
+  statements: StatementCounter = { total: 0 },
+): Options {
   const CountingLogger = countingLogger(statements);
   return defineConfig({
     clientUrl,
-    entities,
+    entities: [...entities] as Options['entities'],
     extensions: [Migrator],
     migrations: { migrationsList, snapshot: false, silent: true, allOrNothing: true, transactional: true },
     pool: { min: 0, max: poolSize },
@@ -54,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const clientUrl = options.databaseUrl ?? embedded!.url;
   try {
     const statements: StatementCounter = { total: 0 };
-    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize, statements));
+    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize, options.entities, statements));
     if (options.migrate !== false) await orm.migrator.up();
     return {
       orm,

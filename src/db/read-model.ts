@@ -1,5 +1,6 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Owned } from '../kernel/access.ts';
 
 /**
  * The hot read paths skip the unit of work: they select exactly the columns a payload needs and
@@ -53,9 +54,6 @@ export function jsonObjectOf(em: EntityManager, entity: Entity, alias: string): 
   );
 }
 
-/** Rows of a left join from owners to items, as each owner's client (or parent) and its items. */
-export type Owned<T> = { ownerOf: string; items: T[] };
-
 /**
  * Groups `owner left join item` rows by owner: owners absent from the rows do not exist (null);
  * a row without an item id is an owner without items.
@@ -72,3 +70,7 @@ export function groupByOwner<T extends { id: string | null }>(
   }
   return keys.map((key) => owners.get(key) ?? null);
 }
+
+/** Runs a select whose one parameter is the list of ids (checked to be UUIDs before they get here), as a uuid array. */
+export const selectByIds = <T>(em: EntityManager, sql: string, ids: readonly string[]) =>
+  em.execute<T[]>(sql, [`{${ids.join(',')}}`]);

@@ -6,7 +6,7 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, notFound, ServiceError } from '../kernel/errors.ts';
+import { conflict, notFound, ServiceError, unavailable } from '../kernel/errors.ts';
 
 type Messages = {
   /** What a unique-constraint violation means for this write, e.g. "a placeholder with this name exists". */
@@ -49,9 +49,9 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
     // The parent vanished between the check and the write (a concurrent delete).
     return notFound('parent object');
   }
-  if (isRetryable(error)) return new ServiceError('unavailable', 'concurrent changes kept the database from completing this one; try again', [], 1);
+  if (isRetryable(error)) return unavailable('concurrent changes kept the database from completing this one; try again', 1);
   if (isConnectionFailure(error)) {
-    return new ServiceError('unavailable', 'the database is not reachable; try again shortly', [], 5);
+    return unavailable('the database is not reachable; try again shortly', 5);
   }
   return error;
 }

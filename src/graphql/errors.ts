@@ -1,21 +1,8 @@
 import { type DocumentNode, getOperationAST, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { HTTP_STATUS } from '../kernel/problem.ts';
 import { translateDatabaseError } from '../db/transaction.ts';
-import { type ErrorKind, ServiceError } from '../kernel/errors.ts';
+import { ERROR_KINDS, ServiceError } from '../kernel/errors.ts';
 import type { Logger } from '../logger.ts';
-
-/** Error kinds → `extensions.code` (SERVICE.md §4). */
-export const GRAPHQL_ERROR_CODES: Record<ErrorKind, string> = {
-  validation: 'BAD_USER_INPUT',
-  not_found: 'NOT_FOUND',
-  forbidden: 'FORBIDDEN',
-  conflict: 'CONFLICT',
-  unauthenticated: 'UNAUTHENTICATED',
-  upstream: 'UPSTREAM_FAILURE',
-  unavailable: 'SERVICE_UNAVAILABLE',
-  rate_limited: 'RATE_LIMITED',
-};
 
 const originalOf = (error: unknown): unknown =>
   error instanceof GraphQLError && error.originalError ? originalOf(error.originalError) : error;
@@ -34,7 +21,7 @@ export type ErrorVerdict = { original: unknown; code: string; expected: boolean 
  */
 export function classifyError(error: unknown, uncoded?: string): ErrorVerdict {
   const original = translateDatabaseError(originalOf(error));
-  if (original instanceof ServiceError) return { original, code: GRAPHQL_ERROR_CODES[original.kind], expected: true };
+  if (original instanceof ServiceError) return { original, code: ERROR_KINDS[original.kind].code, expected: true };
   if (original instanceof GraphQLError && !isResultFailure(original)) {
     const given = original.extensions ?? {};
     const status = (given.http as { status?: number } | undefined)?.status ?? 400;
@@ -178,7 +165,7 @@ export function createMaskError(report: ErrorReporter, { suggestFields }: { sugg
       if (original.retryAfterSeconds !== undefined) {
         extensions.retryAfterSeconds = original.retryAfterSeconds;
         // "Come back later" is the HTTP answer too (Yoga takes the status from here), as on REST.
-        extensions.http = { status: HTTP_STATUS[original.kind], headers: { 'Retry-After': String(original.retryAfterSeconds) } };
+        extensions.http = { status: ERROR_KINDS[original.kind].status, headers: { 'Retry-After': String(original.retryAfterSeconds) } };
       }
       return new GraphQLError(original.message, { ...options, extensions });
     }

@@ -38,7 +38,7 @@ export const authentication =
     const key = presentedKey(req);
     const owner = key ? await keys.authenticate(key) : undefined;
     if (owner?.kind === 'inactive') {
-      refuse(req, res, 403, 'FORBIDDEN', `the client ${owner.clientId} of this API key is not active; the administrator can activate it`);
+      refuse(req, res, 'forbidden', `the client ${owner.clientId} of this API key is not active; the administrator can activate it`);
       return;
     }
     if (owner) {
@@ -49,6 +49,6 @@ export const authentication =
     failedAttempts(req, res, () => {
       const detail = key ? 'the API key is not valid' : 'an API key is required: ?apiKey=… or Authorization: Bearer …';
       res.setHeader('WWW-Authenticate', 'Bearer');
-      refuse(req, res, 401, 'UNAUTHENTICATED', detail);
+      refuse(req, res, 'unauthenticated', detail);
     });
   };

@@ -48,7 +48,7 @@ const tooMany = (limit: number, what: string) => (req: Request, res: Response) =
   const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
   const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
   res.setHeader('Retry-After', String(seconds));
-  refuse(req, res, 429, 'RATE_LIMITED', `more than ${limit} ${what} a minute; try again in ${seconds} s`);
+  refuse(req, res, 'rate_limited', `more than ${limit} ${what} a minute; try again in ${seconds} s`);
 };
 
 /**

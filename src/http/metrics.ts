@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { problem, sendProblem } from '../kernel/problem.ts';
+import { problem } from '../kernel/problem.ts';
+import { sendProblem } from './problems.ts';
 import type { StatementCounter } from '../db/statements.ts';
 import { callerOf } from './authentication.ts';
 import { routeName } from './route-name.ts';

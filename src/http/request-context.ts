@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppServices, RequestContext } from '../kernel/context.ts';
-import { createLoaders } from '../db/loaders.ts';
+import { type AppServices, createRequestContext, type RequestContext } from '../kernel/context.ts';
 import { callerOf } from './authentication.ts';
 
 const contexts = new WeakMap<Request, RequestContext>();
@@ -19,16 +18,15 @@ export function requestId(req: Request, res: Response, next: NextFunction) {
 }
 
 /**
- * Gives each request its own context: a fork of the EntityManager (its own identity map and
- * unit of work), the caller and the request id. REST routes and GraphQL resolvers both use it.
+ * Gives each request its own context (kernel/context.ts): its own unit of work, the caller and
+ * the request id. REST routes and GraphQL resolvers both use it.
  */
 export const requestContext = (orm: MikroORM, services: AppServices) => (req: Request, res: Response, next: NextFunction) => {
   const requestId = res.locals.requestId as string;
   const caller = callerOf(req);
   // Requests without a caller are the public ones (health, GraphiQL page): they run no operation.
   if (caller) {
-    const em = orm.em.fork();
-    contexts.set(req, { em, loaders: createLoaders(em), caller, requestId, services });
+    contexts.set(req, createRequestContext(orm, services, caller, requestId));
   }
   next();
 };

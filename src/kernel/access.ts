@@ -1,63 +1,85 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { canReachClient, type Caller, type RequestContext } from './context.ts';
-import type { Owned } from '../db/read-model.ts';
-import { lockById } from '../db/row-lock.ts';
 import { notFound, type ServiceError } from './errors.ts';
 import { isId } from './ids.ts';
-import { ClientEntity, type ClientRow } from '../features/clients/client.entity.ts';
-import { DomainEntity, type DomainRecord, type DomainRow } from '../features/domains/domain.entity.ts';
+
+/**
+ * Access checks every resource needs: a client key reaches only its own client, and every object
+ * below a domain is reached only through the domain and the client that own it. Whatever a caller
+ * may not reach is "not found", exactly like an id that does not exist, and the 404 names what is
+ * missing (the client, else the domain). The rules are here; where clients and domains are stored
+ * is the clients and domains features' business, which give `accessChecks` their lookups
+ * (features/domains/domain.access.ts).
+ */
 
 /** The path parameters that address a client and a domain of it. */
 export type ClientScope = { clientId: string };
 export type DomainScope = ClientScope & { domainId: string };
 
-type Lookup = { em: EntityManager; caller: Caller; lock?: boolean };
+/** For the write paths: the unit of work to load into, and whether to lock the row for the transaction. */
+export type Lookup = { em: EntityManager; caller: Caller; lock?: boolean };
 
-/** The client, if it exists and the caller may reach it; otherwise "client not found". */
-export async function requireClient({ em, caller, lock }: Lookup, clientId: string): Promise<ClientRow> {
-  if (!isId(clientId) || !canReachClient(caller, clientId)) throw notFound(`client ${clientId}`);
-  // By primary key: within one request a second lookup is served from the identity map.
-  const client = lock ? await lockById(em, ClientEntity, clientId) : await em.findOne(ClientEntity, clientId);
-  if (!client) throw notFound(`client ${clientId}`);
-  return client;
+/** What can be refused without a query: an id of the wrong form, a client the caller may not reach. */
+export function assertClientScope(caller: Caller, scope: ClientScope): void {
+  if (!isId(scope.clientId) || !canReachClient(caller, scope.clientId)) throw notFound(`client ${scope.clientId}`);
 }
 
-/** What can be refused without a query: ids of the wrong form, a client the caller may not reach. */
 export function assertDomainScope(caller: Caller, scope: DomainScope): void {
-  if (!isId(scope.clientId) || !canReachClient(caller, scope.clientId)) throw notFound(`client ${scope.clientId}`);
+  assertClientScope(caller, scope);
   if (!isId(scope.domainId)) throw notFound(`domain ${scope.domainId}`);
 }
 
-/** The 404 for a domain that is missing or not the client's, naming what is missing. */
-async function missingDomain(em: EntityManager, scope: DomainScope): Promise<ServiceError> {
-  const clientExists = (await em.count(ClientEntity, { id: scope.clientId })) > 0;
-  return notFound(clientExists ? `domain ${scope.domainId}` : `client ${scope.clientId}`);
-}
+/** Items of a parent, loaded from the parent with a left join, so they tell whether it exists and whose it is. */
+export type Owned<T> = { ownerOf: string; items: T[] };
 
-/** The domain as the read paths need it: a plain record, loaded once per request. */
-export async function readDomain(ctx: RequestContext, scope: DomainScope): Promise<DomainRecord> {
-  assertDomainScope(ctx.caller, scope);
-  const domain = await ctx.loaders.domain.load(scope.domainId);
-  if (domain && domain.clientId === scope.clientId) return domain;
-  throw await missingDomain(ctx.em, scope);
-}
+/** How clients and domains are found (and locked). */
+export type OwnerLookups<Client, Domain, DomainRead> = {
+  findClient(em: EntityManager, clientId: string, lock: boolean): Promise<Client | null>;
+  clientExists(em: EntityManager, clientId: string): Promise<boolean>;
+  findDomain(em: EntityManager, domainId: string, lock: boolean): Promise<Domain | null>;
+  /** The domain as read paths need it, batched and cached within the request. */
+  readDomain(ctx: RequestContext, domainId: string): Promise<DomainRead | null>;
+  clientIdOf(domain: Domain | DomainRead): string;
+};
 
-/** The items of a list read (see db/loaders.ts), once it is clear the domain is the client's. */
-export async function itemsOfDomain<T>(ctx: RequestContext, scope: DomainScope, owned: Owned<T> | null): Promise<T[]> {
-  if (owned && owned.ownerOf === scope.clientId) return owned.items;
-  throw await missingDomain(ctx.em, scope);
-}
+export function accessChecks<Client, Domain, DomainRead>(lookups: OwnerLookups<Client, Domain, DomainRead>) {
+  /** The 404 for a domain that is missing or not the client's, naming what is missing. */
+  const missingDomain = async (em: EntityManager, scope: DomainScope): Promise<ServiceError> =>
+    notFound((await lookups.clientExists(em, scope.clientId)) ? `domain ${scope.domainId}` : `client ${scope.clientId}`);
 
-/**
- * The domain entity, for writes: if it belongs to the client and the caller may reach it. With
- * `lock`, the domain's row is locked until the transaction ends, so writes within one domain
- * queue up instead of interleaving (bulk replace, default theme, asset replacement).
- */
-export async function requireDomain({ em, caller, lock }: Lookup, scope: DomainScope): Promise<DomainRow> {
-  assertDomainScope(caller, scope);
-  // By primary key, so that the many fields of one GraphQL query that each need the domain
-  // cost one query between them (the identity map answers the others).
-  const domain = lock ? await lockById(em, DomainEntity, scope.domainId) : await em.findOne(DomainEntity, scope.domainId);
-  if (domain && domain.client.id === scope.clientId) return domain;
-  throw await missingDomain(em, scope);
+  return {
+    /** The client, if it exists and the caller may reach it (with `lock`: locked until the transaction ends). */
+    async requireClient({ em, caller, lock }: Lookup, clientId: string): Promise<Client> {
+      assertClientScope(caller, { clientId });
+      const client = await lookups.findClient(em, clientId, lock ?? false);
+      if (!client) throw notFound(`client ${clientId}`);
+      return client;
+    },
+
+    /** The domain as the read paths need it, loaded once per request. */
+    async readDomain(ctx: RequestContext, scope: DomainScope): Promise<DomainRead> {
+      assertDomainScope(ctx.caller, scope);
+      const domain = await lookups.readDomain(ctx, scope.domainId);
+      if (domain && lookups.clientIdOf(domain) === scope.clientId) return domain;
+      throw await missingDomain(ctx.em, scope);
+    },
+
+    /** The items of a list read, once it is clear the domain is the client's. */
+    async itemsOfDomain<T>(ctx: RequestContext, scope: DomainScope, owned: Owned<T> | null): Promise<T[]> {
+      if (owned && owned.ownerOf === scope.clientId) return owned.items;
+      throw await missingDomain(ctx.em, scope);
+    },
+
+    /**
+     * The domain entity, for writes. With `lock`, its row is locked until the transaction ends,
+     * so writes within one domain queue up instead of interleaving (bulk replace, default theme,
+     * asset replacement).
+     */
+    async requireDomain({ em, caller, lock }: Lookup, scope: DomainScope): Promise<Domain> {
+      assertDomainScope(caller, scope);
+      const domain = await lookups.findDomain(em, scope.domainId, lock ?? false);
+      if (domain && lookups.clientIdOf(domain) === scope.clientId) return domain;
+      throw await missingDomain(em, scope);
+    },
+  };
 }

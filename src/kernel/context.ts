@@ -1,8 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Loaders } from '../db/loaders.ts';
-import type { KeyRing } from '../features/api-keys/key-ring.ts';
-import type { ScanGate } from '../features/onboarding/scan-gate.ts';
-import type { Scanner } from '../scanner/scan.ts';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
 /**
  * Who is asking: the administrator (every client) or a client (its own paths only), by the key
@@ -10,27 +6,46 @@ import type { Scanner } from '../scanner/scan.ts';
  */
 export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string; keyId: string };
 
-/** What the service holds for its whole life and operations may use. */
-export type AppServices = {
-  scanner: Scanner;
-  scanGate: ScanGate;
-  keys: KeyRing;
-  /** Where the service is reachable from the outside (code snippets point here). */
-  publicBaseUrl: string;
-};
+/**
+ * What the service holds for its whole life and operations may use. Each feature that needs a
+ * long-lived part declares it here, from its own folder, by declaration merging:
+ *
+ *     declare module '../../kernel/context.ts' { interface AppServices { scanner: Scanner } }
+ *
+ * and src/app/services.ts, which builds them, must then provide it (the type checker says so).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the features
+export interface AppServices {}
 
 /**
- * What every operation receives: the request's own unit of work, its caller and the
- * service's long-lived parts. Built once per HTTP request, shared by the REST adapter and GraphQL.
+ * What every operation receives: the request's own unit of work, its caller and the service's
+ * long-lived parts. Built once per request (createRequestContext), the same for REST, GraphQL
+ * and the command line.
  */
 export type RequestContext = {
   em: EntityManager;
-  /** Batching of list loads within the request (see db/loaders.ts). */
-  loaders: Loaders;
   caller: Caller;
   requestId: string;
   services: AppServices;
+  /** Values that live as long as the request (batching loaders: see `perRequest`). */
+  scoped: Map<unknown, unknown>;
 };
+
+/** A request's context: a fork of the EntityManager (its own identity map and unit of work). */
+export function createRequestContext(orm: MikroORM, services: AppServices, caller: Caller, requestId: string): RequestContext {
+  return { em: orm.em.fork(), caller, requestId, services, scoped: new Map() };
+}
+
+/**
+ * One value per request, built on first use: `const loader = perRequest((ctx) => new DataLoader(…))`
+ * then `loader(ctx).load(id)`. A context copied with `{ ...ctx, em }` shares its values.
+ */
+export function perRequest<T>(build: (ctx: RequestContext) => T): (ctx: RequestContext) => T {
+  return (ctx) => {
+    if (!ctx.scoped.has(build)) ctx.scoped.set(build, build(ctx));
+    return ctx.scoped.get(build) as T;
+  };
+}
 
 /** A client key reaches only its own client; everything else is "not found" to it. */
 export const canReachClient = (caller: Caller, clientId: string): boolean =>

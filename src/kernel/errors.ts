@@ -1,16 +1,22 @@
 /**
- * Errors are values with a kind. Operations throw them; the two edges (REST adapter,
- * GraphQL) turn the kind into an HTTP status or a GraphQL error code.
+ * Errors are values with a kind. Operations throw them; the front doors turn the kind into an
+ * HTTP status (REST, and the status of a GraphQL answer) or a GraphQL error code, both from
+ * ERROR_KINDS below.
  */
-export type ErrorKind =
-  | 'validation'
-  | 'not_found'
-  | 'forbidden'
-  | 'conflict'
-  | 'unauthenticated'
-  | 'upstream'
-  | 'unavailable'
-  | 'rate_limited';
+
+/** Every kind of error, with its HTTP status and GraphQL `extensions.code` (SERVICE.md §3, §4). */
+export const ERROR_KINDS = {
+  validation: { status: 400, code: 'BAD_USER_INPUT' },
+  unauthenticated: { status: 401, code: 'UNAUTHENTICATED' },
+  forbidden: { status: 403, code: 'FORBIDDEN' },
+  not_found: { status: 404, code: 'NOT_FOUND' },
+  conflict: { status: 409, code: 'CONFLICT' },
+  rate_limited: { status: 429, code: 'RATE_LIMITED' },
+  upstream: { status: 500, code: 'UPSTREAM_FAILURE' },
+  unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, { status: number; code: string }>;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
 
 /** One problem with a payload: a JSON pointer into it and what is wrong there. */
 export type FieldProblem = { path: string; message: string };
@@ -44,4 +50,9 @@ export const conflict = (message: string, problems: FieldProblem[] = []) =>
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new ServiceError('rate_limited', message, [], retryAfterSeconds);
 
-export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;
+/** A service the operation depends on failed (the scanner could not crawl the site). */
+export const upstreamFailure = (message: string) => new ServiceError('upstream', message);
+
+/** The database cannot complete the operation now; `retryAfterSeconds` says when to try again. */
+export const unavailable = (message: string, retryAfterSeconds: number) =>
+  new ServiceError('unavailable', message, [], retryAfterSeconds);

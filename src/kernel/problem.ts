@@ -1,20 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import type { Response } from 'express';
-import type { ErrorKind, FieldProblem } from './errors.ts';
+import type { FieldProblem } from './errors.ts';
 
-/** Error kinds → HTTP status (SERVICE.md §3). */
-export const HTTP_STATUS: Record<ErrorKind, number> = {
-  validation: 400,
-  not_found: 404,
-  forbidden: 403,
-  conflict: 409,
-  unauthenticated: 401,
-  upstream: 500,
-  unavailable: 503,
-  rate_limited: 429,
-};
+/** The problem+json body (RFC 9457) every error answer of the HTTP front doors carries. */
 
-/** Problem type URIs (RFC 9457), relative to the service. */
+/** Problem type URIs, relative to the service. */
 const TYPE_BY_STATUS: Record<number, string> = {
   400: '/problems/validation',
   401: '/problems/unauthenticated',
@@ -47,6 +36,4 @@ export function problem(status: number, detail: string, errors?: FieldProblem[])
   };
 }
 
-export function sendProblem(res: Response, body: Problem): void {
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
-}
+export const PROBLEM_TYPE = 'application/problem+json';

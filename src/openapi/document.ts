@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { problem, type Problem } from '../kernel/problem.ts';
-import { BODY_LIMIT } from '../../rest-adapter/router.ts';
-import { type RestRoute, restRoutes } from '../../rest-adapter/routes.ts';
-import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from '../features/api-keys/api-key.contract.ts';
-import { clientCreate, clientResponse, clientUpdate } from '../features/clients/client.contract.ts';
-import { domainCreate, domainResponse, domainUpdate } from '../features/domains/domain.contract.ts';
-import { assetCreate, assetResponse, assetUpdate } from '../features/embeddings/embedding-asset.contract.ts';
-import { embeddingCreate, embeddingResponse, embeddingUpdate } from '../features/embeddings/embedding.contract.ts';
 import { MAX_ITEMS } from '../kernel/contract/fields.ts';
-import {
-  onboardingEmbedCodeSnippets,
-  onboardingPresetResult,
-  onboardingScanResult,
-} from '../features/onboarding/onboarding.contract.ts';
-import { placeholderCreate, placeholderResponse, placeholderUpdate } from '../features/placeholders/placeholder.contract.ts';
-import { themeCreate, themeResponse, themeUpdate } from '../features/themes/theme.contract.ts';
+import { BODY_LIMIT_TEXT } from '../kernel/limits.ts';
+import { problem, type Problem, PROBLEM_TYPE } from '../kernel/problem.ts';
+import type { Feature, RestRoute } from '../features/feature.ts';
 
 /**
- * The OpenAPI 3.1 document of the REST layer, generated from the route table (`restRoutes`) and
- * the contract's zod schemas: nothing in it is a hand-written copy of a payload.
+ * The OpenAPI 3.1 document of the REST layer, generated from the route rows and the contract's
+ * zod schemas: schema names come from `.meta({ id })` on the schemas, tags and parameter texts
+ * from the features. Nothing in it is a hand-written copy of a payload or a list of resources.
  */
 
 export type JsonSchema = { [key: string]: unknown };
@@ -55,7 +44,6 @@ export type OpenApiOperation = {
 };
 
 export const JSON_TYPE = 'application/json';
-export const PROBLEM_TYPE = 'application/problem+json';
 
 // ── problem+json (RFC 9457) ──────────────────────────────────────────────────
 
@@ -72,12 +60,12 @@ const problemFields = {
 };
 
 /** Every error answer but a 400. */
-export const problemResponse = z.strictObject(problemFields);
+export const problemResponse = z.strictObject(problemFields).meta({ id: 'Problem' });
 /** A 400: every bad field listed (nothing was stored). */
 export const validationProblemResponse = z.strictObject({
   ...problemFields,
   errors: z.array(fieldProblem).meta({ description: 'Every problem of the payload, one entry per field.' }),
-});
+}).meta({ id: 'ValidationProblem' });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <_T extends true>() => undefined;
@@ -85,114 +73,40 @@ agree<Same<Problem, z.output<typeof problemResponse> & Partial<Pick<z.output<typ
 
 // ── schemas ──────────────────────────────────────────────────────────────────
 
-/** Named schemas of responses (`components.schemas`); other response schemas are written inline. */
-const responseSchemas: Record<string, z.ZodType> = {
-  Client: clientResponse,
-  ApiKey: apiKeyResponse,
-  CreatedApiKey: createdApiKeyResponse,
-  Domain: domainResponse,
-  Placeholder: placeholderResponse,
-  EmbeddingAsset: assetResponse,
-  Embedding: embeddingResponse,
-  Theme: themeResponse,
-  OnboardingScanResult: onboardingScanResult,
-  OnboardingPresetResult: onboardingPresetResult,
-  OnboardingEmbedCodeSnippets: onboardingEmbedCodeSnippets,
-  Problem: problemResponse,
-  ValidationProblem: validationProblemResponse,
-};
-
-/** Named schemas of request bodies. */
-const requestSchemas: Record<string, z.ZodType> = {
-  ClientCreate: clientCreate,
-  ClientUpdate: clientUpdate,
-  ApiKeyCreate: apiKeyCreate,
-  DomainCreate: domainCreate,
-  DomainUpdate: domainUpdate,
-  PlaceholderCreate: placeholderCreate,
-  PlaceholderUpdate: placeholderUpdate,
-  EmbeddingAssetCreate: assetCreate,
-  EmbeddingAssetUpdate: assetUpdate,
-  EmbeddingCreate: embeddingCreate,
-  EmbeddingUpdate: embeddingUpdate,
-  ThemeCreate: themeCreate,
-  ThemeUpdate: themeUpdate,
-};
-
 const SCHEMA_REF = '#/components/schemas/';
-const INLINE = '__inline_';
+const LOCAL_REF = /"#\/\$defs\//g;
 
 /** Drops the keys that only a stand-alone JSON schema carries. */
 function embeddable(schema: JsonSchema): JsonSchema {
-  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const { $schema: _schema, $id: _id, $defs: _defs, ...rest } = schema;
   return rest;
 }
 
 /**
- * Converts the named schemas and the route schemas (`io` input for bodies, output for responses)
- * with zod's JSON Schema generator, draft 2020-12: the named ones become components that the
- * others refer to; the rest come back to be written inline.
+ * Converts schemas with zod's JSON Schema generator, draft 2020-12 (`io` input for bodies, output
+ * for answers). Every schema with an `id` in its metadata becomes a component that the others
+ * refer to; the rest are written inline.
  */
-function convert(named: Record<string, z.ZodType>, used: z.ZodType[], io: 'input' | 'output') {
-  const registry = z.registry<{ id: string }>();
-  const ids = new Map<z.ZodType, string>();
-  for (const [id, schema] of Object.entries(named)) {
-    registry.add(schema, { id });
-    ids.set(schema, id);
-  }
-  for (const schema of used) {
-    if (ids.has(schema)) continue;
-    const id = `${INLINE}${ids.size}`;
-    registry.add(schema, { id });
-    ids.set(schema, id);
-  }
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io,
-    uri: (id) => `${SCHEMA_REF}${id}`,
-  }) as { schemas: Record<string, JsonSchema> };
+function converter(io: 'input' | 'output') {
   const components: Record<string, JsonSchema> = {};
-  for (const [id, schema] of Object.entries(schemas)) {
-    if (!id.startsWith(INLINE)) components[id] = embeddable(schema);
-  }
   const schemaOf = (schema: z.ZodType): JsonSchema => {
-    const id = ids.get(schema)!;
-    return id.startsWith(INLINE) ? embeddable(schemas[id]!) : { $ref: `${SCHEMA_REF}${id}` };
+    const converted = JSON.parse(
+      JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io })).replace(LOCAL_REF, `"${SCHEMA_REF}`),
+    ) as JsonSchema;
+    for (const [id, definition] of Object.entries((converted.$defs ?? {}) as Record<string, JsonSchema>)) {
+      if (id.startsWith('__schema')) throw new Error(`schema ${id} has no id: give it one with .meta({ id })`);
+      const text = JSON.stringify(definition);
+      if (components[id] && JSON.stringify(components[id]) !== text) throw new Error(`two different schemas are named ${id}`);
+      components[id] = definition;
+    }
+    return embeddable(converted);
   };
   return { components, schemaOf };
 }
 
 // ── the parts of an operation ────────────────────────────────────────────────
 
-const PARAMETER_DESCRIPTIONS: Record<string, string> = {
-  clientId: "The client's id.",
-  domainId: "The domain's id.",
-  embeddingId: "The embedding's id.",
-  assetId: 'The id of the embedding asset ("cookie").',
-  themeId: "The theme's id.",
-  placeholderName: "The placeholder's name.",
-  keyId: "The API key's id.",
-};
-
-/** Tags by the resource a path addresses (the last one named in it). */
-const TAGS: Record<string, { name: string; description: string }> = {
-  client: { name: 'Clients', description: 'Customer accounts (administrator key for creating and listing all).' },
-  apikey: { name: 'API keys', description: "A client's API keys: shown once when created, stored only as a hash." },
-  domain: { name: 'Domains', description: 'The websites of a client. Deleting one deletes everything it holds.' },
-  placeholder: { name: 'Placeholders', description: 'Named text variables of a domain.' },
-  embedding: { name: 'Embeddings', description: 'Third-party services on the site, with purpose, texts and assets.' },
-  asset: { name: 'Embedding assets', description: 'The cookies and storage keys of an embedding (the "cookie" operations).' },
-  theme: { name: 'Themes', description: "The consent banner's look; at most one default theme per domain." },
-  onboarding: { name: 'Onboarding', description: 'Scan a website, import presets, turn cookie names into embeddings, get the snippet.' },
-};
-
 const staticSegments = (path: string) => path.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
-
-function tagOf(row: RestRoute): string {
-  const segment = staticSegments(row.path).reverse().find((s) => s in TAGS);
-  if (!segment) throw new Error(`no tag for ${row.path}`);
-  return TAGS[segment]!.name;
-}
 
 const pascal = (word: string) => (word === 'apikey' ? 'ApiKey' : word.charAt(0).toUpperCase() + word.slice(1));
 
@@ -233,8 +147,6 @@ export const ERROR_RESPONSE_NAMES: Record<number, string> = {
   503: 'ServiceUnavailable',
 };
 
-const MAX_BODY = BODY_LIMIT.toUpperCase().replace('MB', ' MiB');
-
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: `The payload is invalid (every bad field is listed as a JSON pointer), the body is not JSON or of the wrong shape, an array holds more than ${MAX_ITEMS.toLocaleString('en')} items, or a path parameter is not valid percent-encoded UTF-8. Nothing was stored.`,
   401: 'No API key, or one that is not valid.',
@@ -242,7 +154,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'No such client, domain, embedding or object (also on create), or one that this key may not reach.',
   405: 'A known path with a method it does not take; `Allow` lists the methods it takes.',
   409: 'A conflict: the name is already used (a placeholder in the domain, a username), a scan of the domain is already running, or the client already holds the most API keys it may.',
-  413: `The request body is larger than ${MAX_BODY}.`,
+  413: `The request body is larger than ${BODY_LIMIT_TEXT}.`,
   429: 'Over the rate limit of the key, too many failed authentications from this address, or too many scans at once.',
   500: 'The scan could not crawl the site (no answer, unknown host, time-out, browser failure), or something unexpected happened (logged, not shown).',
   503: 'The database is unreachable; try again.',
@@ -316,15 +228,23 @@ client's paths (anything else answers 404, exactly like an id that does not exis
 list of \`{ path, message }\` with a JSON pointer into the payload. A path that matches no route answers 404;
 a known path with a method it does not take answers 405 with \`Allow\`.
 
-**Limits.** A body over ${MAX_BODY} answers 413; an array payload or field over ${MAX_ITEMS.toLocaleString('en')} items answers 400;
+**Limits.** A body over ${BODY_LIMIT_TEXT} answers 413; an array payload or field over ${MAX_ITEMS.toLocaleString('en')} items answers 400;
 over the rate limit 429 with \`Retry-After\`. A 400 changes nothing: a bulk request with one bad item stores none of them.`;
 
-export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serverUrl: string; routes?: RestRoute[] }): OpenApiDocument {
-  const requests = convert(requestSchemas, routes.flatMap((row) => (row.body ? [row.body] : [])), 'input');
-  const responses = convert(responseSchemas, routes.flatMap((row) => (row.response ? [row.response] : [])), 'output');
-  for (const id of Object.keys(requests.components)) {
-    if (id in responses.components) throw new Error(`schema ${id} is both a request and a response schema`);
-  }
+export type OpenApiSource = {
+  serverUrl: string;
+  routes: readonly RestRoute[];
+  /** Where the tags' and path parameters' texts come from. */
+  features: readonly Pick<Feature, 'tags' | 'parameters'>[];
+};
+
+export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSource): OpenApiDocument {
+  const requests = converter('input');
+  const responses = converter('output');
+  responses.schemaOf(problemResponse);
+  responses.schemaOf(validationProblemResponse);
+  const tags = features.flatMap((feature) => feature.tags ?? []);
+  const parameterTexts: Record<string, string> = Object.assign({}, ...features.map((feature) => feature.parameters ?? {}));
 
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
@@ -341,14 +261,14 @@ export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serve
     const operation: OpenApiOperation = {
       operationId,
       ...summaryOf(row),
-      tags: [tagOf(row)],
+      tags: [row.tag],
       ...(params.length > 0
         ? {
             parameters: params.map((name) => ({
               name,
               in: 'path' as const,
               required: true as const,
-              description: PARAMETER_DESCRIPTIONS[name] ?? name,
+              description: parameterTexts[name] ?? name,
               schema: { type: 'string' },
             })),
           }
@@ -367,12 +287,16 @@ export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serve
     (paths[openApiPath(row.path)] ??= {})[row.method.toLowerCase()] = operation;
   }
 
-  const usedTags = new Set(routes.map(tagOf));
+  for (const id of Object.keys(requests.components)) {
+    if (id in responses.components) throw new Error(`schema ${id} is both a request and a response schema`);
+  }
+  const usedTags = new Set(routes.map((row) => row.tag));
+  for (const tag of usedTags) if (!tags.some((known) => known.name === tag)) throw new Error(`no feature describes the tag ${tag}`);
   return {
     openapi: '3.1.0',
     info: { title: 'Consent domain configuration service — REST API', version: packageVersion(), description: DESCRIPTION },
     servers: [{ url: serverUrl }],
-    tags: Object.values(TAGS).filter((tag) => usedTags.has(tag.name)),
+    tags: tags.filter((tag) => usedTags.has(tag.name)),
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,
     components: {
@@ -393,10 +317,10 @@ export function buildOpenApiDocument({ serverUrl, routes = restRoutes }: { serve
 }
 
 /** GET /openapi.json: the document, built at the first request and kept. */
-export function openApiDocumentHandler(serverUrl: string): RequestHandler {
+export function openApiDocumentHandler(source: OpenApiSource): RequestHandler {
   let body: string | undefined;
   return (_req, res) => {
-    body ??= JSON.stringify(buildOpenApiDocument({ serverUrl }));
+    body ??= JSON.stringify(buildOpenApiDocument(source));
     res.type(JSON_TYPE).send(body);
   };
 }

@@ -7,8 +7,9 @@ import {
   type OpenApiDocument,
   type OpenApiOperation,
   type OpenApiResponse,
-  PROBLEM_TYPE,
 } from '../../src/openapi/document.ts';
+import { PROBLEM_TYPE } from '../../src/kernel/problem.ts';
+import { openApiSource } from '../../src/app/http-app.ts';
 
 /**
  * Holds every answer of the REST layer that the test harness receives against the OpenAPI
@@ -176,6 +177,6 @@ let shared: OpenApiValidator | undefined;
 
 /** One validator per test process, over the document as the service builds it. */
 export function openApiValidator(serverUrl: string): OpenApiValidator {
-  shared ??= createOpenApiValidator(buildOpenApiDocument({ serverUrl }));
+  shared ??= createOpenApiValidator(buildOpenApiDocument(openApiSource(serverUrl)));
   return shared;
 }

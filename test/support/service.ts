@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { type Logger, pino } from 'pino';
-import { type Database, openDatabase } from '../../src/db/orm.ts';
+import { openServiceDatabase } from '../../src/app/database.ts';
+import { buildServices } from '../../src/app/services.ts';
+import type { Database } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/scanner/address-policy.ts';
-import { createKeyRing } from '../../src/features/api-keys/key-ring.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
-import { createScanGate } from '../../src/features/onboarding/scan-gate.ts';
 import { createSharedBrowser } from '../../src/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/scanner/scan.ts';
 import { buildApp } from '../../src/app/http-app.ts';
@@ -67,7 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const { databaseUrl, drop } = options.databaseUrl
     ? { databaseUrl: options.databaseUrl, drop: async () => {} }
     : await freshTestDatabase();
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
+  const database = await openServiceDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const pool = await database.pool();
   const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
@@ -75,12 +75,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     metrics,
-    services: {
+    services: buildServices({
+      orm: database.orm,
       scanner,
-      scanGate: createScanGate(options.maxConcurrentScans ?? 2, metrics.scan),
-      keys: createKeyRing({ orm: database.orm, adminApiKey: ADMIN_KEY }),
+      maxConcurrentScans: options.maxConcurrentScans ?? 2,
+      adminApiKey: ADMIN_KEY,
       publicBaseUrl: PUBLIC_BASE_URL,
-    },
+      observeScan: metrics.scan,
+    }),
     options: {
       corsOrigins: options.corsOrigins ?? [],
       rateLimitPerMinute: options.rateLimitPerMinute ?? 1_000_000,

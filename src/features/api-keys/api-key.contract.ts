@@ -5,7 +5,7 @@ import { nameText } from '../../kernel/contract/fields.ts';
 
 const keyName = nameText(100).meta({ description: 'What the key is for (1–100 characters).' });
 
-export const apiKeyCreate = z.strictObject({ name: keyName });
+export const apiKeyCreate = z.strictObject({ name: keyName }).meta({ id: 'ApiKeyCreate' });
 
 export type ApiKeyCreate = z.infer<typeof apiKeyCreate>;
 
@@ -18,7 +18,7 @@ export const apiKeyResponse = z.strictObject({
     .regex(/^dcs_/)
     .meta({ description: 'The first characters of the key, to tell keys apart.' }),
   createdAt: z.iso.datetime().meta({ description: 'When the key was created (ISO 8601, UTC).' }),
-});
+}).meta({ id: 'ApiKey' });
 
 /** As created: the only time `key` is shown. */
 export const createdApiKeyResponse = apiKeyResponse.extend({
@@ -26,7 +26,7 @@ export const createdApiKeyResponse = apiKeyResponse.extend({
     .string()
     .regex(/^dcs_[A-Za-z0-9_-]+$/)
     .meta({ description: 'The key itself (`dcs_…`): shown only in this answer, stored only as a hash.' }),
-});
+}).meta({ id: 'CreatedApiKey' });
 
 export type ApiKey = z.output<typeof apiKeyResponse>;
 export type CreatedApiKey = z.output<typeof createdApiKeyResponse>;

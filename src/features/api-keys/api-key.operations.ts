@@ -3,7 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
-import { requireClient } from '../../kernel/access.ts';
+import { requireClient } from '../domains/domain.access.ts';
 import { ApiKeyEntity, type ApiKeyRow } from './api-key.entity.ts';
 import { generateKey } from './key-material.ts';
 

@@ -3,8 +3,9 @@ import { isAdmin, type RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { requireClient } from '../../kernel/access.ts';
+import { requireClient } from '../domains/domain.access.ts';
 import { ClientEntity, type ClientRow } from './client.entity.ts';
+import { domainLoader } from '../domains/domain.reads.ts';
 
 const DUPLICATE = { duplicate: 'a client with this username already exists' };
 
@@ -87,5 +88,5 @@ export async function deleteClient(ctx: RequestContext, clientId: string): Promi
     await em.nativeDelete(ClientEntity, { id: row.id });
   });
   ctx.services.keys.forgetClient(clientId);
-  ctx.loaders.domain.clearAll();
+  domainLoader(ctx).clearAll();
 }

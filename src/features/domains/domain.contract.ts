@@ -40,8 +40,8 @@ const domainFields = {
   consentStorage: z.enum(CONSENT_STORAGES).meta({ description: 'Where the consent is kept. Default `localStorage`.' }),
 };
 
-export const domainCreate = z.strictObject(domainFields).partial().required({ name: true });
-export const domainUpdate = z.strictObject(domainFields).partial();
+export const domainCreate = z.strictObject(domainFields).partial().required({ name: true }).meta({ id: 'DomainCreate' });
+export const domainUpdate = z.strictObject(domainFields).partial().meta({ id: 'DomainUpdate' });
 
 export const domainDefaults = {
   country: null,
@@ -61,6 +61,6 @@ export const domainResponse = z
     name: z.string().meta({ description: 'The bare host name, e.g. `www.example.org`.' }),
     path: z.string().regex(/^\//).meta({ description: 'The path of the site (default `/`).' }),
     url: z.url({ protocol: /^https?$/ }).meta({ description: 'The whole site address a scan opens: scheme, host, port and path.' }),
-  });
+  }).meta({ id: 'Domain' });
 
 export type Domain = z.output<typeof domainResponse>;

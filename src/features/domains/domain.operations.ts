@@ -5,7 +5,10 @@ import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity, type DomainRecord, type DomainRow } from './domain.entity.ts';
-import { type ClientScope, type DomainScope, readDomain, requireClient, requireDomain } from '../../kernel/access.ts';
+import { type ClientScope, type DomainScope } from '../../kernel/access.ts';
+import { readDomain, requireClient, requireDomain } from './domain.access.ts';
+import { domainLoader } from './domain.reads.ts';
+import { domainsOfClientLoader } from './domain.reads.ts';
 
 export const toDomain = (row: DomainRecord): Domain => ({
   id: row.id,
@@ -41,7 +44,7 @@ function mergeAddress(current: DomainRow, name: string): SiteAddress {
 
 export async function listDomains(ctx: RequestContext, scope: ClientScope): Promise<Domain[]> {
   if (!isId(scope.clientId) || !canReachClient(ctx.caller, scope.clientId)) throw notFound(`client ${scope.clientId}`);
-  const owned = await ctx.loaders.domainsOfClient.load(scope.clientId);
+  const owned = await domainsOfClientLoader(ctx).load(scope.clientId);
   if (!owned) throw notFound(`client ${scope.clientId}`);
   return owned.items.map(toDomain);
 }
@@ -77,7 +80,7 @@ export async function updateDomain(ctx: RequestContext, scope: DomainScope, inpu
     if (name !== undefined) em.assign(row, mergeAddress(row, name));
     em.assign(row, fields);
     await em.flush();
-    ctx.loaders.domain.clear(row.id);
+    domainLoader(ctx).clear(row.id);
     return toDomain(row);
   });
 }
@@ -88,5 +91,5 @@ export async function deleteDomain(ctx: RequestContext, scope: DomainScope): Pro
     const row = await requireDomain({ ...ctx, em, lock: true }, scope);
     await em.nativeDelete(DomainEntity, { id: row.id });
   });
-  ctx.loaders.domain.clear(scope.domainId);
+  domainLoader(ctx).clear(scope.domainId);
 }

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId } from '../../kernel/ids.ts';
-import { readDomain } from '../../kernel/access.ts';
+import { readDomain } from '../domains/domain.access.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
 import { appendAssets, type EmbeddingScope, findEmbedding, readEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';

@@ -7,17 +7,19 @@ import {
   type EmbeddingUpdate,
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { assetsJson, type EmbeddingWithAssets } from '../../db/loaders.ts';
+import { assetsJson, type EmbeddingWithAssets } from './embedding.reads.ts';
 import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../../kernel/access.ts';
+import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
+import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
+import { embeddingsOfDomainLoader } from './embedding.reads.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -46,7 +48,7 @@ export async function findEmbedding(
 
 export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): Promise<Embedding[]> {
   assertDomainScope(ctx.caller, scope);
-  const rows = await itemsOfDomain(ctx, scope, await ctx.loaders.embeddingsOfDomain.load(scope.domainId));
+  const rows = await itemsOfDomain(ctx, scope, await embeddingsOfDomainLoader(ctx).load(scope.domainId));
   return rows.map((row) => toEmbedding(row, row.assets));
 }
 

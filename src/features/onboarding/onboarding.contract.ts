@@ -40,7 +40,7 @@ export type OnboardingCookie = z.infer<typeof onboardingCookieList>[number];
 export const onboardingPresetResult = z.strictObject({
   presetId: z.int().meta({ description: 'The preset id, as sent.' }),
   embeddingId: z.uuid().meta({ description: 'The embedding just created from it.' }),
-});
+}).meta({ id: 'OnboardingPresetResult' });
 
 export type OnboardingPresetResult = z.output<typeof onboardingPresetResult>;
 
@@ -107,7 +107,7 @@ export const onboardingScanResult = z.strictObject({
   url: z.string().meta({ description: 'Read-only extra: the address the scan opened.' }),
   pages: z.array(visitedPage).meta({ description: 'Read-only extra: the pages the crawl visited.' }),
   durationMs: z.number().min(0).meta({ description: 'Read-only extra: how long the scan took.' }),
-});
+}).meta({ id: 'OnboardingScanResult' });
 
 export type OnboardingScanResult = z.output<typeof onboardingScanResult>;
 
@@ -117,7 +117,7 @@ export const onboardingEmbedCodeSnippets = z
     default: z.string().meta({ description: "The HTML snippet that loads the consent manager in the visitor's language." }),
   })
   .catchall(z.string().meta({ description: 'The snippet that forces this locale.' }))
-  .meta({ description: '`default` plus one snippet per active locale of the domain (`de_DE`, `en_US`, …), forcing that language.' });
+  .meta({ description: '`default` plus one snippet per active locale of the domain (`de_DE`, `en_US`, …), forcing that language.' }).meta({ id: 'OnboardingEmbedCodeSnippets' });
 
 export type OnboardingEmbedCodeSnippets = z.output<typeof onboardingEmbedCodeSnippets>;
 

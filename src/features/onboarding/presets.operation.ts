@@ -2,7 +2,8 @@ import type { OnboardingPreset, OnboardingPresetResult } from './onboarding.cont
 import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid } from '../../kernel/errors.ts';
-import { type DomainScope, requireDomain } from '../../kernel/access.ts';
+import { type DomainScope } from '../../kernel/access.ts';
+import { requireDomain } from '../domains/domain.access.ts';
 import { insertEmbedding } from '../embeddings/embedding.operations.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { embeddingFromCatalog } from './catalog-embedding.ts';

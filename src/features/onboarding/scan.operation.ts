@@ -1,8 +1,9 @@
 import type { OnboardingScanResult } from './onboarding.contract.ts';
 import { siteUrl } from '../../kernel/contract/site-address.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { invalid, ServiceError } from '../../kernel/errors.ts';
-import { type DomainScope, readDomain } from '../../kernel/access.ts';
+import { invalid, upstreamFailure } from '../../kernel/errors.ts';
+import { type DomainScope } from '../../kernel/access.ts';
+import { readDomain } from '../domains/domain.access.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { recogniseServices } from './recognise.ts';
 import { ScanError, type ScanFindings } from '../../scanner/scan.ts';
@@ -17,7 +18,7 @@ export async function scanDomain(ctx: RequestContext, scope: DomainScope): Promi
   } catch (error) {
     if (!(error instanceof ScanError)) throw error;
     // The site's own answer, or an address the scanner may not visit, is the caller's to fix.
-    if (error.failure === 'crawl') throw new ServiceError('upstream', error.message);
+    if (error.failure === 'crawl') throw upstreamFailure(error.message);
     throw invalid(error.message);
   }
   const availablePresets = recogniseServices(await loadCatalog(ctx.em), findings);

@@ -1,6 +1,7 @@
 import type { OnboardingEmbedCodeSnippets } from './onboarding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { type DomainScope, readDomain } from '../../kernel/access.ts';
+import { type DomainScope } from '../../kernel/access.ts';
+import { readDomain } from '../domains/domain.access.ts';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

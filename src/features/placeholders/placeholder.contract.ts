@@ -24,13 +24,13 @@ const placeholderValue = text().meta({ description: 'The text the placeholder st
 export const placeholderCreate = z.strictObject({
   name: placeholderName,
   value: placeholderValue,
-});
+}).meta({ id: 'PlaceholderCreate' });
 
 /** On update `name` may be absent or repeat the path's name; the operation checks the latter. */
 export const placeholderUpdate = z.strictObject({
   name: placeholderName.optional().meta({ description: "Absent, or the path's name: a placeholder is not renamed." }),
   value: placeholderValue.optional(),
-});
+}).meta({ id: 'PlaceholderUpdate' });
 
 /** Bulk replace: the domain's placeholders become exactly these, names unique. */
 export const placeholderReplaceAll = list(placeholderCreate).superRefine((items, ctx) => {
@@ -47,6 +47,6 @@ export type PlaceholderCreate = z.infer<typeof placeholderCreate>;
 export type PlaceholderUpdate = z.infer<typeof placeholderUpdate>;
 
 /** A placeholder as the service sends it. */
-export const placeholderResponse = z.strictObject({ name: placeholderName, value: placeholderValue });
+export const placeholderResponse = z.strictObject({ name: placeholderName, value: placeholderValue }).meta({ id: 'Placeholder' });
 
 export type Placeholder = z.output<typeof placeholderResponse>;

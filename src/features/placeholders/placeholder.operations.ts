@@ -6,9 +6,11 @@ import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain, requireDomain } from '../../kernel/access.ts';
+import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
+import { itemsOfDomain, readDomain, requireDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from './placeholder.entity.ts';
+import { placeholdersOfDomainLoader } from './placeholder.reads.ts';
 
 const DUPLICATE = { duplicate: 'a placeholder with this name already exists in the domain' };
 
@@ -16,7 +18,7 @@ export const toPlaceholder = (row: PlaceholderRecord): Placeholder => ({ name: r
 
 export async function listPlaceholders(ctx: RequestContext, scope: DomainScope): Promise<Placeholder[]> {
   assertDomainScope(ctx.caller, scope);
-  return (await itemsOfDomain(ctx, scope, await ctx.loaders.placeholdersOfDomain.load(scope.domainId))).map(toPlaceholder);
+  return (await itemsOfDomain(ctx, scope, await placeholdersOfDomainLoader(ctx).load(scope.domainId))).map(toPlaceholder);
 }
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {

@@ -7,8 +7,10 @@ import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
-import { assertDomainScope, type DomainScope, itemsOfDomain, readDomain } from '../../kernel/access.ts';
+import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
+import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
 import { ThemeEntity, type ThemeRecord, type ThemeRow } from './theme.entity.ts';
+import { themesOfDomainLoader } from './theme.reads.ts';
 
 export type ThemeScope = DomainScope & { themeId: string };
 
@@ -55,7 +57,7 @@ async function clearOtherDefaults(em: EntityManager, domainId: string, keep?: st
 
 export async function listThemes(ctx: RequestContext, scope: DomainScope): Promise<Theme[]> {
   assertDomainScope(ctx.caller, scope);
-  return (await itemsOfDomain(ctx, scope, await ctx.loaders.themesOfDomain.load(scope.domainId))).map(toTheme);
+  return (await itemsOfDomain(ctx, scope, await themesOfDomainLoader(ctx).load(scope.domainId))).map(toTheme);
 }
 
 export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<Theme> {

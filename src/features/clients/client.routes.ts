@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { CLIENT_PATH, CLIENTS_PATH, route } from '../feature.ts';
+import { clientCreate, clientResponse, clientUpdate } from './client.contract.ts';
+import * as clients from './client.operations.ts';
+
+export const CLIENTS_TAG = { name: 'Clients', description: 'Customer accounts (administrator key for creating and listing all).' };
+const TAG = CLIENTS_TAG.name;
+
+export const clientRoutes = [
+  route({ tag: TAG, method: 'POST', path: CLIENTS_PATH, summary: 'Create client', body: clientCreate,
+    response: clientResponse,
+    operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 404, 409],
+    location: (_, client) => `${CLIENTS_PATH}/${client.id}` }),
+  route({ tag: TAG, method: 'GET', path: CLIENTS_PATH, summary: 'Read all clients',
+    response: z.array(clientResponse),
+    operation: (ctx) => clients.listClients(ctx), status: 200, errors: [] }),
+  route({ tag: TAG, method: 'GET', path: CLIENT_PATH, summary: 'Read client',
+    response: clientResponse,
+    operation: (ctx, p) => clients.getClient(ctx, p.clientId), status: 200, errors: [404] }),
+  route({ tag: TAG, method: 'PUT', path: CLIENT_PATH, summary: 'Update client', body: clientUpdate,
+    response: clientResponse,
+    operation: (ctx, p, body) => clients.updateClient(ctx, p.clientId, body), status: 200, errors: [400, 403, 404, 409] }),
+  route({ tag: TAG, method: 'DELETE', path: CLIENT_PATH, summary: 'Delete client and everything beneath it (administrator only)',
+    operation: (ctx, p) => clients.deleteClient(ctx, p.clientId), status: 204, errors: [403, 404] }),
+];

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { DOMAIN_PATH, route } from '../feature.ts';
+import { embeddingResponse } from '../embeddings/embedding.contract.ts';
+import { createEmbeddingsFromCookies } from './cookies.operation.ts';
+import {
+  onboardingCookieList,
+  onboardingEmbedCodeSnippets,
+  onboardingPresetList,
+  onboardingPresetResult,
+  onboardingScanResult,
+} from './onboarding.contract.ts';
+import { importPresets } from './presets.operation.ts';
+import { scanDomain } from './scan.operation.ts';
+import { embedCodeSnippets } from './snippets.operation.ts';
+
+export const ONBOARDING_TAG = { name: 'Onboarding', description: 'Scan a website, import presets, turn cookie names into embeddings, get the snippet.' };
+const TAG = ONBOARDING_TAG.name;
+
+export const onboardingRoutes = [
+  route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/onboarding/scan`, summary: 'Scan domain (400: the site answers an error or an empty page, or its address is refused; 500: the crawl failed)',
+    response: onboardingScanResult,
+    operation: (ctx, p) => scanDomain(ctx, p), status: 200, errors: [400, 404, 409, 429, 500], head: false }),
+  route({ tag: TAG, method: 'POST', path: `${DOMAIN_PATH}/onboarding/presets`, summary: 'Import presets', body: onboardingPresetList,
+    response: z.array(onboardingPresetResult),
+    operation: (ctx, p, body) => importPresets(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ tag: TAG, method: 'POST', path: `${DOMAIN_PATH}/onboarding/embeddingsFromCookies`, summary: 'Embeddings from cookies', body: onboardingCookieList,
+    response: z.array(embeddingResponse),
+    operation: (ctx, p, body) => createEmbeddingsFromCookies(ctx, p, body), status: 201, errors: [400, 404] }),
+  route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/onboarding/embed`, summary: 'Code snippets',
+    response: onboardingEmbedCodeSnippets,
+    operation: (ctx, p) => embedCodeSnippets(ctx, p), status: 200, errors: [404] }),
+];
