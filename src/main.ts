@@ -1,2 +1,2 @@
-import { exitOnStartFailure, startService } from './service.ts';
+import { exitOnStartFailure, startService } from './app/service.ts';
 startService().catch(exitOnStartFailure);

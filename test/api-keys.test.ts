@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
 import { MAX_KEYS_PER_CLIENT } from '../src/features/api-keys/api-key.operations.ts';
-import { API, createClient, createDomain } from './support/fixtures.ts';
+import { API, createApiKey, createClient, createDomain } from './support/fixtures.ts';
 import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
@@ -27,9 +27,8 @@ afterAll(() => service.close());
 
 async function clientWithKey() {
   const client = await createClient(service);
-  const created = await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'dashboard' });
-  expect(created.status, created.text).toBe(201);
-  return { client, key: created.body.key as string, keyId: created.body.id as string, created: created.body };
+  const created = await createApiKey(service, client.id, 'dashboard');
+  return { client, key: created.key, keyId: created.id, created };
 }
 
 describe('client API keys over REST', () => {

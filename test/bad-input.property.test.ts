@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
+import { hostileValue, jsonOf, oddPathSegment, PROTO_KEYS, unicodeText } from './support/arbitraries.ts';
 import { routeLabel as label, pathOf, samplePayload, seedWorld, stateOf, type World } from './support/route-world.ts';
 import { openApiValidator } from './support/openapi-validator.ts';
 import { ADMIN_KEY, type HttpAnswer, PUBLIC_BASE_URL, startTestService, type TestService } from './support/service.ts';
@@ -111,56 +112,10 @@ function checkerFor(world: World, initial: Awaited<ReturnType<typeof stateOf>>, 
   };
 }
 
-// ── arbitraries: hostile JSON, built as text so `__proto__` keys survive ───
+// ── arbitraries: hostile JSON (support/arbitraries.ts), as text ─────────────
 
-const WEIRD_STRINGS = [
-  '', ' ', '\t\n', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\udc00y', '\ud83d', '😀', '\u202e\u202d', '\uffff',
-  '\ufeff', 'ä', 'Ω≈ç√', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'ﷺ', '\u0301', '../../etc/passwd', '<script>alert(1)</script>',
-  "'; drop table client; --", '${7*7}', '{{7*7}}', '%00', '#zzzzzz', '#FFFFFF', 'javascript:alert(1)', 'https://',
-  'de_DE', '6cd2721', 'cookie', 'true', 'null', '__proto__',
-];
-const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
-const NUMBER_TEXTS = ['0', '-0', '-1', '1.5', '1e400', '-1e400', '1e-400', '2147483648', '9007199254740993', '123456789012345678901234567890'];
-
-const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
-const unicodeText = fc.oneof(
-  fc.constantFrom(...WEIRD_STRINGS),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.tuple(fc.string({ maxLength: 8 }), loneSurrogate, fc.string({ maxLength: 8 })).map(([a, s, b]) => a + s + b),
-);
-/** Up to ~100 KB (in UTF-16 units) of one repeated unit. */
-const hugeText = fc
-  .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('a', 'é', '😀', '\u0000', '\ud800', '"', '\\', ' ', '<'))
-  .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
-/** 50–5,000 levels of arrays or objects. */
-const deepNesting = fc
-  .tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean())
-  .map(([depth, arrays]) => (arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + 'null' + '}'.repeat(depth)));
-
-const scalarText = fc.oneof(
-  fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)).map((value) => JSON.stringify(value)),
-  fc.constantFrom(...NUMBER_TEXTS),
-  unicodeText.map((text) => JSON.stringify(text)),
-);
-const pollutionText = fc.oneof(
-  fc.constantFrom(
-    '{"__proto__":{"polluted":true}}',
-    '{"constructor":{"prototype":{"polluted":true}}}',
-    '{"__proto__":{"__proto__":{"polluted":true}}}',
-    '[{"__proto__":{"polluted":true}}]',
-  ),
-  fc.tuple(fc.constantFrom(...PROTO_KEYS), scalarText).map(([key, value]) => `{${JSON.stringify(key)}:${value}}`),
-);
 /** The JSON text of one (mostly wrong) field value. */
-const valueText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: scalarText },
-  { weight: 1, arbitrary: hugeText.map((text) => JSON.stringify(text)) },
-  { weight: 1, arbitrary: deepNesting },
-  { weight: 2, arbitrary: pollutionText },
-  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
-  { weight: 2, arbitrary: fc.array(scalarText, { maxLength: 6 }).map((items) => `[${items.join(',')}]`) },
-);
+const valueText = hostileValue.map(jsonOf);
 
 const objectText = (entries: [string, string][]) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
 
@@ -212,50 +167,6 @@ function hostileBody(route: RestRoute): fc.Arbitrary<{ body: string | Buffer; co
   return fc.limitShrink(fc.record({ body, contentType }), 200);
 }
 
-// ── arbitraries: odd path segments (as sent, i.e. already percent-encoded) ──
-
-const ODD_SEGMENTS = [
-  '..', '.', '%2e%2e', '%2E', '.%2e', '%2F', 'a%2Fb', '..%2F..%2F..', '%2F..%2F', '%5C..%5C', '%00', '%', '%zz',
-  '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%FF%FE', 'null', 'undefined', '0', '-1', 'NaN', 'true',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '01900000-0000-7000-8000-000000000000',
-  '01900000-0000-7000-8000-00000000000', '{01900000-0000-7000-8000-000000000000}', 'urn:uuid:01900000-0000-7000-8000-000000000000',
-  '%20', '+', '*', '~', "'", '%27%20OR%20%271%27%3D%271', '%3Cscript%3E', '__proto__', 'constructor', 'prototype',
-  'hasOwnProperty', 'toString', '%7B%7D', '%5B%5D', ';', ',', '@', '$', '!', '(', ')', '%0A', '%0D%0A', '%09',
-];
-
-/** encodeURIComponent, with lone surrogates written as their (invalid) 3-byte UTF-8 forms. */
-function encodeSegment(value: string): string {
-  let out = '';
-  for (const char of value) {
-    const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
-        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
-        .join('');
-    } else out += encodeURIComponent(char);
-  }
-  return out;
-}
-
-/**
- * Kept under ~8,000 characters: Node's HTTP server refuses a request head over 16 KiB with 431
- * before the service sees it.
- */
-const longSegment = fc
-  .tuple(fc.integer({ min: 100, max: 8_000 }), fc.constantFrom('a', '0', 'é', '😀', '\ud800', '/', '..', '-', '%'))
-  .map(([length, unit]) => {
-    const encoded = encodeSegment(unit);
-    return encoded.repeat(Math.max(1, Math.floor(length / encoded.length)));
-  });
-
-const oddSegment = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...ODD_SEGMENTS) },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map(encodeSegment) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 6 }), loneSurrogate).map(([a, s]) => encodeSegment(a + s)) },
-  { weight: 1, arbitrary: fc.uuid() },
-  { weight: 2, arbitrary: longSegment },
-);
-
 // ── the properties ──────────────────────────────────────────────────────────
 
 const BODY_RUNS = 50;
@@ -295,7 +206,7 @@ describe('odd path ids on every route', () => {
       const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
       const check = checkerFor(world, await stateOf(service, world), route.method !== 'GET');
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...params), oddSegment, fc.uuid(), async (param, segment, tag) => {
+        fc.asyncProperty(fc.constantFrom(...params), oddPathSegment, fc.uuid(), async (param, segment, tag) => {
           const path = pathOf(route, world, { param, segment });
           const answer = await send({
             method: route.method,

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireDomain } from '../src/features/domains/domain.access.ts';
-import { createDomain, type DomainPath, embeddingPayload, themePayload } from './support/fixtures.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { embeddingPayload, themePayload } from './support/fixtures.ts';
+import { useServiceWithDomain } from './support/service-with-domain.ts';
 
 /** Concurrent writers never corrupt or half-apply a write. */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let service: TestService;
-let domain: DomainPath;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.close());
-beforeEach(async () => {
-  domain = await createDomain(service);
-});
+const { service, domain } = useServiceWithDomain();
 
 describe('concurrent writes', () => {
   it('50 parallel requests making different themes default leave exactly one default', async () => {

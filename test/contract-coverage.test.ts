@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { GraphQLInputObjectType, GraphQLNonNull } from 'graphql';
+import { getNamedType, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { restRoutes } from '../rest-adapter/routes.ts';
-import { clientCreate, clientUpdate } from '../src/features/clients/client.contract.ts';
-import { domainCreate, domainUpdate } from '../src/features/domains/domain.contract.ts';
-import { assetCreate, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
-import { embeddingCreate, embeddingUpdate } from '../src/features/embeddings/embedding.contract.ts';
-import { placeholderCreate, placeholderUpdate } from '../src/features/placeholders/placeholder.contract.ts';
-import { themeCreate, themeUpdate } from '../src/features/themes/theme.contract.ts';
-import { schema } from '../src/graphql/schema.ts';
+import { apiKeyFields, createdApiKeyFields } from '../src/features/api-keys/api-key.contract.ts';
+import { clientCreate, clientFields, clientUpdate } from '../src/features/clients/client.contract.ts';
+import { domainCreate, domainFields, domainUpdate } from '../src/features/domains/domain.contract.ts';
+import { assetCreate, assetFields, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
+import { embeddingCreate, embeddingFields, embeddingUpdate } from '../src/features/embeddings/embedding.contract.ts';
+import { placeholderCreate, placeholderFields, placeholderUpdate } from '../src/features/placeholders/placeholder.contract.ts';
+import { themeCreate, themeFields, themeUpdate } from '../src/features/themes/theme.contract.ts';
+import { type FieldList, sentSchema, takenSchema } from '../src/kernel/contract/field-list.ts';
+import { schema } from '../src/app/graphql-schema.ts';
 
 /** The contract the route table is held to: docs/REST-CONTRACT.md, read from the repository. */
 const CONTRACT = new URL('../docs/REST-CONTRACT.md', import.meta.url);
@@ -122,5 +124,97 @@ describe('GraphQL inputs against the contract schemas', () => {
         .map(([key, field]) => [key, !(field as z.ZodType).safeParse(undefined).success]),
     );
     expect(graphqlFields).toEqual(contractFields);
+  });
+});
+
+/**
+ * The GraphQL type the JSON schema of a value calls for (the JSON schema the OpenAPI document
+ * publishes), as graphql-js prints it but for the outer `!`, and whether null is a value: a
+ * scalar or a list of scalars; undefined for objects and maps, which a GraphQL type declares.
+ * A field called `id` is an ID.
+ */
+type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; items?: JsonSchema };
+const SCALARS: Partial<Record<string, string>> = { string: 'String', boolean: 'Boolean', integer: 'Int', number: 'Float' };
+
+function expectedGraphqlType(key: string, schema: z.ZodType, io: 'input' | 'output') {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  // Null is a value either as one of `anyOf` or as one of several `type`s.
+  const options = json.anyOf ?? (Array.isArray(json.type) ? json.type.map((type) => ({ ...json, type })) : [json]);
+  const values = options.filter((option) => option.type !== 'null');
+  const nullable = values.length < options.length;
+  const scalarOf = (value: JsonSchema | undefined) =>
+    key === 'id' && value?.type === 'string' ? 'ID' : SCALARS[String(value?.type)];
+  const [value] = values;
+  if (values.length !== 1 || !value) return { type: undefined, nullable };
+  if (value.type !== 'array') return { type: scalarOf(value), nullable };
+  const item = scalarOf(value.items);
+  return { type: item && `[${item}!]`, nullable };
+}
+
+/** Every payload's field list with the GraphQL object type it is sent as. */
+const OUTPUTS: [string, FieldList][] = [
+  ['Client', clientFields],
+  ['ApiKey', apiKeyFields],
+  ['CreatedApiKey', createdApiKeyFields],
+  ['Domain', domainFields],
+  ['Placeholder', placeholderFields],
+  ['Embedding', embeddingFields],
+  ['EmbeddingAsset', assetFields],
+  ['Theme', themeFields],
+];
+
+/** Every GraphQL input type of a payload, with its field list, the write it is for and any field of its own. */
+const INPUTS: [string, FieldList, 'create' | 'update', string[]][] = [
+  ['ClientCreateInput', clientFields, 'create', []],
+  ['ClientUpdateInput', clientFields, 'update', []],
+  ['ApiKeyInput', apiKeyFields, 'create', []],
+  ['DomainCreateInput', domainFields, 'create', []],
+  ['DomainUpdateInput', domainFields, 'update', []],
+  ['PlaceholderInput', placeholderFields, 'create', []],
+  ['PlaceholderUpdateInput', placeholderFields, 'update', []],
+  ['EmbeddingCreateInput', embeddingFields, 'create', []],
+  ['EmbeddingUpdateInput', embeddingFields, 'update', []],
+  ['EmbeddingAssetInput', assetFields, 'create', ['id']],
+  ['EmbeddingAssetUpdateInput', assetFields, 'update', []],
+  ['ThemeCreateInput', themeFields, 'create', []],
+  ['ThemeUpdateInput', themeFields, 'update', []],
+];
+
+describe('GraphQL types against the payload field lists', () => {
+  it.each(OUTPUTS)('%s has every field of its field list, of the type the field\'s schema calls for', (typeName, fields) => {
+    const type = schema.getType(typeName);
+    expect(type).toBeInstanceOf(GraphQLObjectType);
+    const graphqlFields = (type as GraphQLObjectType).getFields();
+    for (const [key, field] of Object.entries(fields)) {
+      const graphqlField = graphqlFields[key];
+      expect(graphqlField, `${typeName}.${key}`).toBeDefined();
+      const expected = expectedGraphqlType(key, sentSchema(field), 'output');
+      if (expected.type) {
+        expect(String(graphqlField!.type), `${typeName}.${key}`).toBe(expected.nullable ? expected.type : `${expected.type}!`);
+      } else {
+        expect(getNamedType(graphqlField!.type), `${typeName}.${key} is an object type`).toBeInstanceOf(GraphQLObjectType);
+      }
+    }
+  });
+
+  it.each(INPUTS)('%s has exactly the written fields of its field list, of the types their schemas call for', (typeName, fields, write, own) => {
+    const type = schema.getType(typeName);
+    expect(type).toBeInstanceOf(GraphQLInputObjectType);
+    const graphqlFields = (type as GraphQLInputObjectType).getFields();
+    const written = Object.entries(fields).flatMap(([key, field]) => {
+      const taken = takenSchema(field, write);
+      return taken && !field.readOnly ? [{ key, taken, required: write === 'create' && field.required === true }] : [];
+    });
+    expect(Object.keys(graphqlFields).sort()).toEqual([...written.map(({ key }) => key), ...own].sort());
+    for (const { key, taken, required } of written) {
+      const graphqlType = graphqlFields[key]!.type;
+      const expected = expectedGraphqlType(key, taken, 'input');
+      if (expected.type) {
+        expect(String(graphqlType), `${typeName}.${key}`).toBe(required ? `${expected.type}!` : expected.type);
+      } else {
+        expect(graphqlType instanceof GraphQLNonNull, `${typeName}.${key} is required`).toBe(required);
+        expect(getNamedType(graphqlType), `${typeName}.${key} is an input object type`).toBeInstanceOf(GraphQLInputObjectType);
+      }
+    }
   });
 });

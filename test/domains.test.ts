@@ -3,7 +3,6 @@ import {
   API,
   createClient,
   createDomain,
-  type DomainPath,
   domainState,
   embeddingPayload,
   themePayload,
@@ -318,11 +317,7 @@ describe('domains over REST', () => {
 
   it('deletes a domain with its placeholders, embeddings (with assets) and themes; a sibling domain keeps its own', async () => {
     const doomed = await createDomain(service, 'https://doomed.example/');
-    const sibling: DomainPath = await (async () => {
-      const answer = await service.rest('POST', domainsOf(doomed.clientId), { name: 'sibling.example' });
-      expect(answer.status).toBe(201);
-      return { clientId: doomed.clientId, domainId: answer.body.id, base: domainPath(doomed.clientId, answer.body.id) };
-    })();
+    const sibling = await createDomain(service, 'sibling.example', { clientId: doomed.clientId });
     const seeded = [];
     for (const domain of [doomed, sibling]) {
       const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'brand', value: domain.domainId });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   API,
   createDomain,
@@ -7,20 +7,14 @@ import {
   embeddingPayload,
   unknownId,
 } from './support/fixtures.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { useServiceWithDomain } from './support/service-with-domain.ts';
 
 /** Embedding assets, which the REST API calls "cookies": /embedding/{embeddingId}/asset[/{assetId}]. */
 
-let service: TestService;
-let domain: DomainPath;
+const { service, domain } = useServiceWithDomain();
 /** An embedding of `domain` with the fixture's two assets. */
 let embedding: Json;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.close());
 beforeEach(async () => {
-  domain = await createDomain(service);
   embedding = await createEmbedding();
 });
 
@@ -323,8 +317,7 @@ describe('embedding assets ("cookies") over REST', () => {
   });
 
   it("never reaches another domain's embedding or asset through this domain's path", async () => {
-    const answer = await service.rest('POST', `${API}/${domain.clientId}/domain`, { name: 'sibling.example' });
-    const sibling = { clientId: domain.clientId, domainId: answer.body.id, base: `${API}/${domain.clientId}/domain/${answer.body.id}` };
+    const sibling = await createDomain(service, 'sibling.example', { clientId: domain.clientId });
     for (const other of [sibling, await createDomain(service, 'foreign.example')]) {
       const theirs = await createEmbedding({ name: 'theirs' }, other);
       const asset = theirs.assets[0];

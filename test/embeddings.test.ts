@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   API,
   createDomain,
@@ -7,17 +7,9 @@ import {
   embeddingPayload,
   unknownId,
 } from './support/fixtures.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { useServiceWithDomain } from './support/service-with-domain.ts';
 
-let service: TestService;
-let domain: DomainPath;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.close());
-beforeEach(async () => {
-  domain = await createDomain(service);
-});
+const { service, domain } = useServiceWithDomain();
 
 type Json = Record<string, any>;
 
@@ -28,13 +20,6 @@ async function createEmbedding(overrides: Json = {}, path: DomainPath = domain):
   const answer = await service.rest('POST', embeddings(path), embeddingPayload(overrides));
   expect(answer.status, answer.text).toBe(201);
   return answer.body;
-}
-
-/** A second domain of the same client. */
-async function siblingDomain(name = 'shop.example.org'): Promise<DomainPath> {
-  const answer = await service.rest('POST', `${API}/${domain.clientId}/domain`, { name });
-  expect(answer.status, answer.text).toBe(201);
-  return { clientId: domain.clientId, domainId: answer.body.id, base: `${API}/${domain.clientId}/domain/${answer.body.id}` };
 }
 
 const expectValidationProblem = (answer: { status: number; headers: Headers; body: any }) => {
@@ -583,7 +568,8 @@ describe('embeddings over REST', () => {
   });
 
   it("never reaches another domain's embedding through this domain's path", async () => {
-    for (const other of [await siblingDomain(), await createDomain(service, 'foreign.example')]) {
+    const sibling = await createDomain(service, 'shop.example.org', { clientId: domain.clientId });
+    for (const other of [sibling, await createDomain(service, 'foreign.example')]) {
       const theirs = await createEmbedding({ name: 'theirs' }, other);
       const url = `${embeddings()}/${theirs.id}`;
       const assetUrl = `${url}/asset/${theirs.assets[0].id}`;
@@ -838,7 +824,7 @@ describe('embeddings over GraphQL', () => {
 
   it('answers NOT_FOUND for an unknown embedding, asset, domain or client, and for ids of another domain', async () => {
     const mine = await createEmbedding();
-    const other = await siblingDomain();
+    const other = await createDomain(service, 'shop.example.org', { clientId: domain.clientId });
     const theirs = await createEmbedding({ name: 'theirs' }, other);
     const read = (embeddingId: string, assetId: string, id = domain.domainId) =>
       service.graphql(ONE, { clientId: domain.clientId, id, embeddingId, assetId });

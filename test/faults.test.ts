@@ -4,7 +4,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded
 import { createDomain, type DomainPath } from './support/fixtures.ts';
 import { freshTestDatabase } from './support/database.ts';
 import type { GraphqlAnswer, HttpAnswer, TestService } from './support/service.ts';
-import { startTestService } from './support/service.ts';
+import { startServiceWithDomain } from './support/service-with-domain.ts';
 import { type Link, simpleQuery, startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 /** The database going away mid-service and coming back, and connections lost one at a time. */
@@ -34,8 +34,7 @@ beforeAll(async () => {
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   poolSize = embedded ? 1 : 5;
-  service = await startTestService({ databaseUrl: viaProxy.toString(), poolSize });
-  domain = await createDomain(service);
+  ({ service, domain } = await startServiceWithDomain({ service: { databaseUrl: viaProxy.toString(), poolSize } }));
   healthDomain = await createDomain(service, 'health.example.org');
   await service.rest('POST', `${domain.base}/placeholder`, { name: 'before', value: 'outage' });
   if (fresh.databaseUrl) {

@@ -1,7 +1,7 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
-import { API, createClient } from './support/fixtures.ts';
+import { createApiKey, createClient } from './support/fixtures.ts';
 import { ADMIN_KEY, startTestService, type TestService } from './support/service.ts';
 
 /** GraphiQL at /graphql in a real (headless) browser: it loads from this service alone and runs a query. */
@@ -358,8 +358,7 @@ describe('GraphiQL asks for the API key first', () => {
   it('an Authorization header typed into the Headers tab replaces the bar\'s key for that tab', { timeout: 60_000 }, async () => {
     const own = await createClient(service, { company: 'Own Client GmbH' });
     const other = await createClient(service, { company: 'Other Client GmbH' });
-    const created = await service.rest('POST', `${API}/${own.id}/apikey`, { name: 'graphiql' });
-    expect(created.status, created.text).toBe(201);
+    const created = await createApiKey(service, own.id, 'graphiql');
     const watched = await watchedPage(atHost);
     const { page } = watched;
     await page.goto(`${atHost}/graphql`, { waitUntil: 'networkidle0', timeout: 30_000 });
@@ -367,11 +366,11 @@ describe('GraphiQL asks for the API key first', () => {
     await enterKey(page, ADMIN_KEY);
     await waitForBar(page, 'Key accepted');
     await page.click('button[data-name="headers"]');
-    await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror', JSON.stringify({ authorization: `Bearer ${created.body.key}`, 'X-Request-Id': 'graphiql-headers-tab' }));
+    await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror', JSON.stringify({ authorization: `Bearer ${created.key}`, 'X-Request-Id': 'graphiql-headers-tab' }));
     const shown = await runQuery(page, '{ clients { username company } }', own.username);
     expect(shown).not.toContain(other.username);
     const last = graphqlRequests(watched).at(-1)!;
-    expect(last.authorization).toBe(`Bearer ${created.body.key}`);
+    expect(last.authorization).toBe(`Bearer ${created.key}`);
     // The other headers of the tab go along.
     expect(last.headers['x-request-id']).toBe('graphiql-headers-tab');
     // Still the bar's key for the page; the client key was not taken for it.

@@ -13,7 +13,26 @@ import {
   isObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/app/graphql-schema.ts';
+import {
+  hostileValue,
+  hugeText,
+  type JsonTree,
+  jsonOf,
+  leaf,
+  list,
+  literalOf,
+  NULL,
+  NUMBER_TEXTS,
+  object,
+  oddId,
+  polluted,
+  pollution,
+  PROTO_KEYS,
+  thousandAndOne,
+  treeOf,
+  unicodeText,
+} from './support/arbitraries.ts';
 import { embeddingPayload, themePayload } from './support/fixtures.ts';
 import { seedWorld, stateOf, type World } from './support/route-world.ts';
 import { ADMIN_KEY, startTestService, type TestService } from './support/service.ts';
@@ -102,39 +121,10 @@ const destroys = (mutation: string) => /^(delete|revoke)/.test(mutation);
 
 // ── variables as a tree, written out by hand so `__proto__` keys survive ───
 
-type Tree =
-  | { kind: 'leaf'; json: string; gql: string }
-  | { kind: 'list'; items: Tree[] }
-  | { kind: 'object'; entries: [string, Tree][] };
 type Path = (string | number)[];
 
-const leaf = (json: string, gql = json): Tree => ({ kind: 'leaf', json, gql });
-const list = (items: Tree[]): Tree => ({ kind: 'list', items });
-const object = (entries: [string, Tree][]): Tree => ({ kind: 'object', entries });
-const NULL = leaf('null');
-
-/** JSON string escapes are GraphQL string escapes too (lone surrogates aside: a parse error). */
-function treeOf(value: unknown): Tree {
-  if (Array.isArray(value)) return list(value.map(treeOf));
-  if (value !== null && typeof value === 'object') return object(Object.entries(value).map(([k, v]) => [k, treeOf(v)]));
-  return leaf(JSON.stringify(value) ?? 'null');
-}
-
-function jsonOf(tree: Tree): string {
-  if (tree.kind === 'leaf') return tree.json;
-  if (tree.kind === 'list') return `[${tree.items.map(jsonOf).join(',')}]`;
-  return `{${tree.entries.map(([key, value]) => `${JSON.stringify(key)}:${jsonOf(value)}`).join(',')}}`;
-}
-
-/** As a GraphQL literal; a key that is no GraphQL name makes the document unparsable, as it should. */
-function literalOf(tree: Tree): string {
-  if (tree.kind === 'leaf') return tree.gql;
-  if (tree.kind === 'list') return `[${tree.items.map(literalOf).join(', ')}]`;
-  return `{${tree.entries.map(([key, value]) => `${key}: ${literalOf(value)}`).join(', ')}}`;
-}
-
 /** The tree with the node at `path` changed (created along the way; `undefined` removes it). */
-function update(tree: Tree | undefined, path: Path, change: (old: Tree | undefined) => Tree | undefined): Tree | undefined {
+function update(tree: JsonTree | undefined, path: Path, change: (old: JsonTree | undefined) => JsonTree | undefined): JsonTree | undefined {
   if (path.length === 0) return change(tree);
   const [step, ...rest] = path;
   if (typeof step === 'number') {
@@ -151,7 +141,7 @@ function update(tree: Tree | undefined, path: Path, change: (old: Tree | undefin
   const others = entries.filter(([key]) => key !== step);
   if (child === undefined) return object(others);
   if (at < 0) return object([...entries, [step!, child]]);
-  return object(entries.flatMap(([key, value], i): [string, Tree][] => (key !== step ? [[key, value]] : i === at ? [[key, child]] : [])));
+  return object(entries.flatMap(([key, value], i): [string, JsonTree][] => (key !== step ? [[key, value]] : i === at ? [[key, child]] : [])));
 }
 
 /** For messages: runs of one character collapsed, the whole cut short. */
@@ -180,7 +170,7 @@ function slotsOf(field: GraphQLField<unknown, unknown>): Slot[] {
 }
 
 /** A valid-looking item for growing a list that the baseline leaves empty. */
-function defaultItem(type: GraphQLInputType): Tree {
+function defaultItem(type: GraphQLInputType): JsonTree {
   const inner = getNullableType(type);
   if (isListType(inner)) return list([]);
   if (isInputObjectType(inner)) {
@@ -193,86 +183,17 @@ function defaultItem(type: GraphQLInputType): Tree {
 
 // ── arbitraries: hostile values ─────────────────────────────────────────────
 
-const WEIRD_STRINGS = [
-  '', ' ', '\t\n', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\udc00y', '\ud83d', '😀', '\u202e\u202d', '\uffff', '\ufeff',
-  'ä', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', '\u0301', '../../etc/passwd', '<script>alert(1)</script>', "'; drop table client; --", '${7*7}',
-  '{{7*7}}', '%00', '#zzzzzz', '#FFFFFF', 'javascript:alert(1)', 'https://', 'de_DE', '6cd2721', 'cookie', 'true', 'null',
-  '__proto__',
-];
-const ODD_IDS = [
-  '', ' ', '.', '..', '../..', '%2F', '%2e%2e', 'a/b', '/', '\\', '%00', '\u0000', 'a\u0000b', '\ud800', '😀', 'ä', 'null',
-  'undefined', '0', '-1', 'NaN', 'true', '*', '%', '\n', "' OR '1'='1", '__proto__', 'constructor', 'prototype', 'toString',
-  'hasOwnProperty', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
-  '01900000-0000-7000-8000-000000000000', '01900000-0000-7000-8000-00000000000', '{01900000-0000-7000-8000-000000000000}',
-  'urn:uuid:01900000-0000-7000-8000-000000000000', '01900000-0000-7000-8000-000000000000\u0000',
-];
-const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
-const NUMBER_TEXTS = ['0', '-0', '-1', '1.5', '1e400', '-1e400', '1e-400', '2147483648', '-2147483649', '9007199254740993', '123456789012345678901234567890'];
-
-const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
-const unicodeText = fc.oneof(
-  fc.constantFrom(...WEIRD_STRINGS),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.tuple(fc.string({ maxLength: 8 }), loneSurrogate, fc.string({ maxLength: 8 })).map(([a, s, b]) => a + s + b),
-);
-/** Up to ~100 KB (in UTF-16 units) of one repeated unit. */
-const hugeText = fc
-  .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('a', 'é', '😀', '\u0000', '\ud800', '"', '\\', ' ', '-', '0'))
-  .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
-const oddIdText = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(...ODD_IDS) },
-  { weight: 2, arbitrary: unicodeText },
-  { weight: 1, arbitrary: fc.uuid() },
-  { weight: 1, arbitrary: hugeText },
-);
 const text = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((value) => treeOf(value));
-
-/** 50–5,000 levels of lists or objects. */
-const deepNesting = fc.tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean()).map(([depth, lists]) =>
-  lists
-    ? leaf('['.repeat(depth) + ']'.repeat(depth))
-    : leaf('{"a":'.repeat(depth) + 'null' + '}'.repeat(depth), '{a: '.repeat(depth) + 'null' + '}'.repeat(depth)),
-);
-const scalar = fc.oneof(
-  fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)).map(treeOf),
-  fc.constantFrom(...NUMBER_TEXTS).map((number) => leaf(number)),
-  text(unicodeText),
-);
-const polluted = object([['polluted', leaf('true')]]);
-const pollution = fc.oneof(
-  fc.constantFrom(
-    object([['__proto__', polluted]]),
-    object([['constructor', object([['prototype', polluted]])]]),
-    object([['__proto__', object([['__proto__', polluted]])]]),
-    list([object([['__proto__', polluted]])]),
-  ),
-  fc.tuple(fc.constantFrom(...PROTO_KEYS), scalar).map(([key, value]) => object([[key, value]])),
-);
-/** 1,001 copies of one small item (the body stays far below the 2 MiB limit). */
-const thousandAndOne = (item: Tree) => list(Array.from({ length: 1_001 }, () => item));
-const small = (tree: Tree) => jsonOf(tree).length <= 500 && literalOf(tree).length <= 500;
-
-/** Any value, mostly of the wrong type for wherever it lands. */
-const hostileValue: fc.Arbitrary<Tree> = fc.oneof(
-  { weight: 6, arbitrary: scalar },
-  { weight: 1, arbitrary: text(hugeText) },
-  { weight: 1, arbitrary: deepNesting },
-  { weight: 2, arbitrary: pollution },
-  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(treeOf) },
-  { weight: 2, arbitrary: fc.array(scalar, { maxLength: 6 }).map(list) },
-  { weight: 1, arbitrary: scalar.map(thousandAndOne) },
-  { weight: 1, arbitrary: fc.constant(NULL) },
-);
+const small = (tree: JsonTree) => jsonOf(tree).length <= 500 && literalOf(tree).length <= 500;
 
 /** Values of the right GraphQL type but hostile content, so that some get past coercion. */
-const plausibleCache = new Map<string, fc.Arbitrary<Tree>>();
-function plausible(type: GraphQLInputType, depth = 0): fc.Arbitrary<Tree> {
+const plausibleCache = new Map<string, fc.Arbitrary<JsonTree>>();
+function plausible(type: GraphQLInputType, depth = 0): fc.Arbitrary<JsonTree> {
   const key = `${String(type)}@${depth}`;
   const cached = plausibleCache.get(key);
   if (cached) return cached;
   const inner = getNullableType(type);
-  let arbitrary: fc.Arbitrary<Tree>;
+  let arbitrary: fc.Arbitrary<JsonTree>;
   if (isListType(inner)) {
     const item = plausible(inner.ofType as GraphQLInputType, depth + 1);
     arbitrary = fc.oneof(
@@ -286,15 +207,15 @@ function plausible(type: GraphQLInputType, depth = 0): fc.Arbitrary<Tree> {
         ? fc.constant(object([]))
         : fc
             .subarray(fields, { maxLength: Math.min(6, fields.length) })
-            .chain((chosen) => fc.tuple(...chosen.map((f) => plausible(f.type, depth + 1).map((value): [string, Tree] => [f.name, value]))))
+            .chain((chosen) => fc.tuple(...chosen.map((f) => plausible(f.type, depth + 1).map((value): [string, JsonTree] => [f.name, value]))))
             .map((entries) => object(entries));
   } else {
     const named = getNamedType(type).name;
     if (named === 'Int' || named === 'Float') {
       arbitrary = fc.oneof(fc.integer().map(treeOf), fc.constantFrom(...NUMBER_TEXTS).map((number) => leaf(number)));
     } else if (named === 'Boolean') arbitrary = fc.boolean().map(treeOf);
-    else if (named === 'ID') arbitrary = text(oddIdText);
-    else arbitrary = fc.oneof({ weight: 4, arbitrary: text(unicodeText) }, { weight: 1, arbitrary: text(hugeText) }, { weight: 1, arbitrary: text(oddIdText) });
+    else if (named === 'ID') arbitrary = text(oddId);
+    else arbitrary = fc.oneof({ weight: 4, arbitrary: text(unicodeText) }, { weight: 1, arbitrary: text(hugeText) }, { weight: 1, arbitrary: text(oddId) });
   }
   plausibleCache.set(key, arbitrary);
   return arbitrary;
@@ -303,12 +224,12 @@ function plausible(type: GraphQLInputType, depth = 0): fc.Arbitrary<Tree> {
 // ── edits of the baseline variables ─────────────────────────────────────────
 
 type Edit =
-  | { op: 'set'; path: Path; value: Tree }
+  | { op: 'set'; path: Path; value: JsonTree }
   | { op: 'drop'; path: Path }
-  | { op: 'add'; path: Path; key: string; value: Tree }
-  | { op: 'grow'; path: Path; item: Tree };
+  | { op: 'add'; path: Path; key: string; value: JsonTree }
+  | { op: 'grow'; path: Path; item: JsonTree };
 
-function apply(variables: Tree, edit: Edit): Tree {
+function apply(variables: JsonTree, edit: Edit): JsonTree {
   switch (edit.op) {
     case 'set':
       return update(variables, edit.path, () => edit.value)!;
@@ -337,7 +258,7 @@ function editArbitrary(slots: Slot[]): fc.Arbitrary<Edit> {
   const containers: Path[] = [[], ...slots.filter((s) => isInputObjectType(getNullableType(s.type))).map((s) => s.path)];
   const lists = slots.filter((s) => isListType(getNullableType(s.type)));
   const set = slot.chain(({ path, type }) =>
-    fc.oneof(hostileValue, plausible(type), getNamedType(type).name === 'ID' ? text(oddIdText) : plausible(type)).map((value): Edit => ({ op: 'set', path, value })),
+    fc.oneof(hostileValue, plausible(type), getNamedType(type).name === 'ID' ? text(oddId) : plausible(type)).map((value): Edit => ({ op: 'set', path, value })),
   );
   const add = fc
     .record({
@@ -431,7 +352,7 @@ async function post(body: string): Promise<Answer | undefined> {
 }
 
 /** The request body: every argument as a variable, or (literal mode) every argument inline. */
-function requestBody(field: GraphQLField<unknown, unknown>, variables: Tree, mode: Mode): string {
+function requestBody(field: GraphQLField<unknown, unknown>, variables: JsonTree, mode: Mode): string {
   const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
   const entries = variables.kind === 'object' ? variables.entries : [];
   if (mode === 'literal') {

@@ -22,8 +22,9 @@ import { DOCUMENT_CACHE_BYTES, ERROR_CACHE_BYTES, graphqlCaches } from '../src/g
 import { notFound } from '../src/kernel/errors.ts';
 import { classifyError, createErrorReporter } from '../src/graphql/errors.ts';
 import { CSRF_HEADER, GRAPHQL_LIMITS, MAX_NESTING } from '../src/graphql/hardening.ts';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/app/graphql-schema.ts';
 import { MAX_VARIABLE_PROBLEMS, variableErrors } from '../src/graphql/variable-errors.ts';
+import { validInputValue, wrongInputValue } from './support/arbitraries.ts';
 import { API, createDomain, embeddingPayload, unknownId } from './support/fixtures.ts';
 import { fullSelection } from './support/schema-selection.ts';
 import { type HttpAnswer, type TestService, startTestService } from './support/service.ts';
@@ -410,55 +411,6 @@ describe('variables of the wrong type: BAD_USER_INPUT with paths, as REST answer
     return parse(`mutation(${declared}) { ${field.name}(${passed})${isObjectType(getNamedType(field.type)) ? ' { __typename }' : ''} }`);
   };
 
-  /** A valid value of an input type (optional fields sometimes left out). */
-  function validValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
-    if (isNonNullType(type)) return validValue(type.ofType, depth);
-    if (isListType(type)) return fc.array(validValue(type.ofType as GraphQLInputType, depth + 1), { maxLength: depth > 2 ? 0 : 3 });
-    if (isInputObjectType(type)) {
-      const fields = Object.values(type.getFields());
-      const requiredKeys = fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name);
-      const model = Object.fromEntries(fields.map((field) => [field.name, validValue(field.type, depth + 1)]));
-      return fc.record(model, { requiredKeys } as { requiredKeys: never[] });
-    }
-    switch (type.name) {
-      case 'Int':
-        return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
-      case 'Float':
-        return fc.double({ noNaN: true, noDefaultInfinity: true });
-      case 'Boolean':
-        return fc.boolean();
-      case 'ID':
-        return fc.oneof(fc.string({ maxLength: 8 }), fc.nat());
-      default:
-        return fc.string({ maxLength: 8 });
-    }
-  }
-
-  /**
-   * A value no coercion to `type` accepts, with the problem at the value itself: for a list, no
-   * array (its items would be at fault), but a value its single item would not take either.
-   */
-  function wrongValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
-    if (isNonNullType(type)) return fc.oneof(fc.constant(null), wrongValue(type.ofType));
-    const inList = isListType(type);
-    const named = inList ? getNullableType(type.ofType as GraphQLInputType) : type;
-    const notArrays = (values: unknown[]) => fc.constantFrom(...values.filter((value) => !(inList && Array.isArray(value))));
-    if (isListType(named)) return fc.constant('not a list');
-    if (isInputObjectType(named)) return notArrays(['text', 42, true, [1]]);
-    switch (named.name) {
-      case 'Int':
-        return notArrays([1.5, 'one', true, 2 ** 31, {}, -(2 ** 31) - 1, [1]]);
-      case 'Float':
-        return notArrays(['1.5', false, {}, [1, 2]]);
-      case 'Boolean':
-        return notArrays(['yes', 0, 1, {}, 'true', [true]]);
-      case 'ID':
-        return notArrays([true, 1.5, {}, [1, 2]]);
-      default:
-        return notArrays([5, true, {}, [1, 2], 1.5]);
-    }
-  }
-
   /** A place in a value: the type expected there, and whether it is a field that must be given. */
   type Node = { path: Segment[]; type: GraphQLInputType; value: unknown; required: boolean };
   /** Every place in a value. */
@@ -493,7 +445,7 @@ describe('variables of the wrong type: BAD_USER_INPUT with paths, as REST answer
     .chain((field) =>
       fc.tuple(
         fc.constant(field),
-        fc.tuple(...field.args.map((arg) => validValue(arg.type))),
+        fc.tuple(...field.args.map((arg) => validInputValue(arg.type))),
         fc.array(fc.tuple(fc.constantFrom<Kind>('wrong', 'wrong', 'unknown', 'drop'), fc.nat(), fc.nat(), fc.string({ minLength: 1, maxLength: 6 }), fc.nat()), { minLength: 1, maxLength: 3 }),
       ),
     )
@@ -508,7 +460,7 @@ describe('variables of the wrong type: BAD_USER_INPUT with paths, as REST answer
         if (kind === 'wrong') {
           const node = nodes[nodePick % Math.max(1, nodes.length)];
           if (!node) continue;
-          const value = fc.sample(wrongValue(node.type), { numRuns: 1, seed: valuePick })[0];
+          const value = fc.sample(wrongInputValue(node.type), { numRuns: 1, seed: valuePick })[0];
           if (node.path.length === 0) variables[arg.name] = value;
           else setAt(variables[arg.name], node.path, (parent, at) => (parent[at] = value));
           expected.push({ variable: arg.name, path: node.path });

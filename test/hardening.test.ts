@@ -6,8 +6,8 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, GRAPHQL_LIMITS } from '../src/graphql/hardening.ts';
-import { schema } from '../src/graphql/schema.ts';
-import { API, createClient, createDomain, embeddingPayload, themePayload } from './support/fixtures.ts';
+import { schema } from '../src/app/graphql-schema.ts';
+import { API, createApiKey, createClient, createDomain, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { fullSelection, namedType, withoutRequiredArgs } from './support/schema-selection.ts';
 import { ADMIN_KEY, type GraphqlAnswer, type HttpAnswer, type TestService, startTestService } from './support/service.ts';
 
@@ -516,9 +516,7 @@ describe('rate limits', () => {
   it(`the ${PER_MINUTE + 1}th request with one key in a minute is 429 with Retry-After; another key still gets answers`, async () => {
     // Two of the administrator's requests: a client and its key.
     const client = await createClient(limited);
-    const created = await limited.rest('POST', `${API}/${client.id}/apikey`, { name: 'dashboard' });
-    expect(created.status, created.text).toBe(201);
-    const clientKey = limited.as(created.body.key);
+    const clientKey = limited.as((await createApiKey(limited, client.id, 'dashboard')).key);
 
     for (const i of range(PER_MINUTE)) {
       const answer = await clientKey.rest('GET', `${API}/${client.id}`);
@@ -538,7 +536,7 @@ describe('rate limits', () => {
   it('requests with a missing or wrong key are limited by address; a valid key is never refused for them', async () => {
     // A client key made before the lock-out and never used yet: nothing remembers it as valid.
     const client = await createClient(limited);
-    const unused = (await limited.rest('POST', `${API}/${client.id}/apikey`, { name: 'fresh' })).body.key as string;
+    const unused = (await createApiKey(limited, client.id, 'fresh')).key;
     const anonymous = limited.as(null);
     for (const i of range(PER_MINUTE)) {
       const answer = await (i % 2 === 0 ? anonymous : limited.as('dcs_wrongwrongwrongwrong')).rest('GET', API);

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedBrowser } from '../src/scanner/browser.ts';
 import { createScanner } from '../src/scanner/scan.ts';
-import { API, createClient, createDomain } from './support/fixtures.ts';
+import { API, createApiKey, createClient, createDomain } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
 /** Health, readiness, metrics and request logs: what operators watch. */
@@ -66,7 +66,7 @@ describe('readiness of a service whose browser cannot start', () => {
 describe('request logs', () => {
   it('write one JSON line per request: id (taken from X-Request-Id), method, path, status, duration, client', async () => {
     const client = await createClient(service);
-    const key = (await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'logs' })).body.key as string;
+    const { key } = await createApiKey(service, client.id, 'logs');
     await service.as(key).raw({ method: 'GET', path: `${API}/${client.id}`, headers: { 'x-request-id': 'trace-4711' } });
     const line = lines.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'trace-4711');
     expect(line).toMatchObject({
@@ -100,7 +100,7 @@ describe('metrics', () => {
   it('are for the administrator only', async () => {
     expect((await service.as(null).raw({ method: 'GET', path: '/metrics' })).status).toBe(401);
     const client = await createClient(service);
-    const key = (await service.rest('POST', `${API}/${client.id}/apikey`, { name: 'metrics' })).body.key as string;
+    const { key } = await createApiKey(service, client.id, 'metrics');
     expect((await service.as(key).raw({ method: 'GET', path: '/metrics' })).status).toBe(404);
   });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { printedSchema, schema } from '../src/graphql/schema.ts';
+import { printedSchema, schema } from '../src/app/graphql-schema.ts';
 
 describe('schema.graphql', () => {
   it('is exactly the schema the code builds (run `npm run schema:print` after changing it)', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API, createDomain, type DomainPath, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
 
@@ -53,12 +53,21 @@ describe('statements per request stay the same whatever the size', () => {
     for (const size of sizes) {
       const [domain] = await seed(3, size);
       const one = (await service.rest('GET', `${domain!.base}/embedding`)).body[0];
+      const theme = (await service.rest('GET', `${domain!.base}/theme`)).body[0];
+      const asset = one.assets[0];
       const measure = async (label: string, request: () => Promise<{ status: number; errors?: unknown }>) => {
         (counts[label] ??= []).push(await statementsOf(request));
       };
       await measure('REST read one embedding', () => service.rest('GET', `${domain!.base}/embedding/${one.id}`));
       await measure('REST read all embeddings', () => service.rest('GET', `${domain!.base}/embedding`));
       await measure('REST read all placeholders', () => service.rest('GET', `${domain!.base}/placeholder`));
+      await measure('REST read one placeholder', () => service.rest('GET', `${domain!.base}/placeholder/p0`));
+      await measure('REST read one theme', () => service.rest('GET', `${domain!.base}/theme/${theme.id}`));
+      await measure('REST read all themes', () => service.rest('GET', `${domain!.base}/theme`));
+      await measure('REST read all assets of an embedding', () => service.rest('GET', `${domain!.base}/embedding/${one.id}/asset`));
+      await measure('REST read one asset', () => service.rest('GET', `${domain!.base}/embedding/${one.id}/asset/${asset.id}`));
+      await measure('REST read one domain', () => service.rest('GET', domain!.base));
+      await measure('REST read all domains of the client', () => service.rest('GET', `${API}/${domain!.clientId}/domain`));
       await measure('REST bulk replace of the placeholders', () =>
         service.rest('PUT', `${domain!.base}/placeholder`, Array.from({ length: size * 4 }, (_, i) => ({ name: `n${i}`, value: 'v' }))),
       );
@@ -72,10 +81,41 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST read one embedding', 1], // the embedding with its assets, joined to its domain for the check
     ['REST read all embeddings', 1], // the domain left-joined to its embeddings and their assets
     ['REST read all placeholders', 1], // the domain left-joined to its placeholders
+    ['REST read one placeholder', 1], // the placeholder joined to its domain for the check
+    ['REST read one theme', 1], // the theme joined to its domain for the check
+    ['REST read all themes', 1], // the domain left-joined to its themes
+    ['REST read all assets of an embedding', 1], // the embedding with its assets, joined to its domain
+    ['REST read one asset', 1], // the same
+    ['REST read one domain', 1], // the domain with its client id
+    ['REST read all domains of the client', 1], // the client left-joined to its domains
     ['REST bulk replace of the placeholders', 5], // begin, lock domain, delete, one batched insert, commit
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
   ])('%s: %i statements at every size', (label, expected) => {
     expect(counts[label]).toEqual(sizes.map(() => expected));
+  });
+});
+
+describe('a batch of ids goes to the database as one parameter', () => {
+  it('one uuid[] whatever the number of ids: no list of placeholders growing with the batch', async () => {
+    const [domain] = await seed(3, 1);
+    const spy = vi.spyOn(service.database.orm.config.getLogger(), 'logQuery');
+    let statements: { query?: string; params?: readonly unknown[] }[];
+    try {
+      const answer = await service.graphql(WHOLE_CLIENT, { c: domain!.clientId });
+      expect(answer.errors).toBeUndefined();
+      statements = spy.mock.calls.map(([context]) => context);
+    } finally {
+      spy.mockRestore();
+    }
+    const batched = statements.filter(({ query }) => query?.includes(' = any('));
+    // the client's domains, then the placeholders, themes and embeddings of its three domains
+    expect(batched).toHaveLength(4);
+    for (const { query, params } of batched) {
+      expect(query).toContain(' = any(?::uuid[])');
+      expect(params).toHaveLength(1);
+    }
+    const idsPerStatement = batched.map(({ params }) => String(params![0]).replace(/^\{|\}$/g, '').split(',').length);
+    expect(idsPerStatement).toEqual([1, 3, 3, 3]);
   });
 });

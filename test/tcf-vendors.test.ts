@@ -11,10 +11,10 @@ import {
   parseGlobalVendorList,
 } from '../src/features/tcf-vendors/import-global-vendor-list.ts';
 import { TcfVendorEntity } from '../src/features/tcf-vendors/tcf-vendor.entity.ts';
-import { createDomain, type DomainPath, domainState, embeddingPayload } from './support/fixtures.ts';
+import { domainState, embeddingPayload } from './support/fixtures.ts';
 import { freshTestDatabase } from './support/database.ts';
 import { type Finished, runToEnd } from './support/run-to-end.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { useServiceWithDomain } from './support/service-with-domain.ts';
 
 /**
  * TCF vendors from an IAB Europe Global Vendor List an operator imports, and what they do to
@@ -183,13 +183,7 @@ describe('`consent-config tcf import`', () => {
 });
 
 describe('embeddings and the imported TCF vendors', () => {
-  let service: TestService;
-  let domain: DomainPath;
-  beforeAll(async () => {
-    service = await startTestService();
-    domain = await createDomain(service);
-  });
-  afterAll(() => service?.close());
+  const { service, domain } = useServiceWithDomain({ domainPer: 'suite' });
 
   const embeddings = () => `${domain.base}/embedding`;
   const scope = () => ({ clientId: domain.clientId, domainId: domain.domainId });

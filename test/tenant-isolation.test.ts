@@ -10,9 +10,9 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/app/graphql-schema.ts';
 import type { ScanFindings, Scanner } from '../src/scanner/scan.ts';
-import { API, embeddingPayload, themePayload } from './support/fixtures.ts';
+import { API, createApiKey, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
 import { type GraphqlAnswer, type HttpAnswer, type TestClient, type TestService, startTestService } from './support/service.ts';
 
@@ -65,10 +65,9 @@ let bKey: string;
 const checked = { restRoutes: new Set<string>(), graphqlFields: new Set<string>() };
 
 async function createKey(clientId: string, name: string) {
-  const answer = await service.rest('POST', `${API}/${clientId}/apikey`, { name });
-  expect(answer.status, answer.text).toBe(201);
-  expect(answer.body).toMatchObject({ id: expect.any(String), name, prefix: expect.any(String), key: expect.any(String) });
-  return answer.body as { id: string; key: string; prefix: string };
+  const created = await createApiKey(service, clientId, name);
+  expect(created).toMatchObject({ id: expect.any(String), name, prefix: expect.any(String), key: expect.any(String) });
+  return created;
 }
 
 beforeAll(async () => {

@@ -1,18 +1,10 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../src/features/themes/theme.contract.ts';
 import { API, createDomain, type DomainPath, domainState, themePayload, unknownId } from './support/fixtures.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { useServiceWithDomain } from './support/service-with-domain.ts';
 
-let service: TestService;
-let domain: DomainPath;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.close());
-beforeEach(async () => {
-  domain = await createDomain(service);
-});
+const { service, domain } = useServiceWithDomain();
 
 // ── images, built byte by byte ─────────────────────────────────────────────
 
@@ -325,9 +317,7 @@ describe('the default theme over REST', () => {
     const other = await createDomain(service, 'other.example');
     const theirs = await createTheme(other, { default: true });
     // A second domain of the same client, too.
-    const sibling = await service.rest('POST', `${API}/${domain.clientId}/domain`, { name: 'sibling.example' });
-    expect(sibling.status).toBe(201);
-    const siblingPath = { ...domain, domainId: sibling.body.id, base: `${API}/${domain.clientId}/domain/${sibling.body.id}` };
+    const siblingPath = await createDomain(service, 'sibling.example', { clientId: domain.clientId });
     const siblings = await createTheme(siblingPath, { default: true });
 
     const ours = await createTheme(domain, { default: true });
@@ -587,8 +577,7 @@ describe('themes not found over REST', () => {
   it("never shows another domain's theme through the wrong path", async () => {
     const other = await createDomain(service, 'elsewhere.example');
     const theirs = await createTheme(other, { name: 'theirs', default: true });
-    const sibling = await service.rest('POST', `${API}/${domain.clientId}/domain`, { name: 'sibling.example' });
-    const siblingPath = { ...domain, domainId: sibling.body.id, base: `${API}/${domain.clientId}/domain/${sibling.body.id}` };
+    const siblingPath = await createDomain(service, 'sibling.example', { clientId: domain.clientId });
     const siblings = await createTheme(siblingPath, { name: 'siblings' });
 
     for (const [path, theme] of [[domain, theirs], [domain, siblings], [siblingPath, theirs]] as const) {

@@ -8,6 +8,7 @@ import { features } from '../features/index.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
+import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
 import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
 import { requestLogging } from '../http/logging.ts';
@@ -73,7 +74,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.use(requestContext(orm, services));
   app.get('/metrics', metrics.serve);
 
-  const yoga = createGraphqlHandler(logger, { development: options.development, metrics });
+  const yoga = createGraphqlHandler(schema, logger, { development: options.development, metrics });
   app.use(yoga.graphqlEndpoint, readJsonBody);
   // GraphQL answers are personal and may carry a new API key: no cache keeps them.
   app.use(yoga.graphqlEndpoint, (_req, res, next) => {

@@ -55,7 +55,7 @@ function table(header: string[], rows: string[][]): string {
   return line(header) + line(widths.map((width) => '-'.repeat(width))) + rows.map(line).join('');
 }
 
-export function formatTable(report: ScanReport): string {
+function formatTable(report: ScanReport): string {
   const { address } = report;
   const addressText = [address.company, address.street, [address.zipCode, address.city].filter(Boolean).join(' ')]
     .filter(Boolean)

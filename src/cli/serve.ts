@@ -1,4 +1,4 @@
-import { startFailureLine, startService } from '../service.ts';
+import { startFailureLine, startService } from '../app/service.ts';
 import { CliError } from './errors.ts';
 
 /**

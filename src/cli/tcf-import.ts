@@ -12,7 +12,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /** The summary line: what was imported, and what it did to the embeddings that refer to TCF vendors. */
-export function describeImport(summary: GlobalVendorListImportSummary, into: string): string {
+function describeImport(summary: GlobalVendorListImportSummary, into: string): string {
   const deleted = summary.deleted > 0 ? ` (${count(summary.deleted)} of them deleted)` : '';
   const replaced = summary.previousVersion === null ? '' : `, replacing version ${summary.previousVersion}`;
   const renamed = summary.renamedEmbeddings > 0

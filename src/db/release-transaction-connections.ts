@@ -30,7 +30,10 @@ import {
  * failed COMMIT has nothing left to undo and is skipped; any other statement fails.
  *
  * Installed by wrapping the driver every PostgresDialect creates (MikroORM builds its dialect
- * itself). Drop this file once Kysely gives the connection back in these cases by itself.
+ * itself). The upstream issue linked above, kysely-org/kysely#1990 ("ControlledTransaction leaks
+ * the pooled connection when beginTransaction, commitTransaction or rollbackTransaction throws"),
+ * was open when this was written: drop this file and its import in src/db/orm.ts once the Kysely
+ * version MikroORM drives has the fix.
  * Test: test/faults.test.ts ("a connection lost at a transaction statement").
  */
 

@@ -93,7 +93,7 @@ const DRIVER_CONNECTION_ERRORS = new Set([
  * message, or with the SQLSTATE or socket error code; and the errors of transaction statements
  * come as the driver threw them. Walks the chain of causes.
  */
-export function isConnectionFailure(error: unknown): boolean {
+function isConnectionFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current instanceof ConnectionException) return true;
     const code = String((current as { code?: unknown; sqlState?: unknown }).code ?? (current as { sqlState?: unknown }).sqlState ?? '');

@@ -50,7 +50,7 @@ function tokensOf(document: DocumentNode): { tokens: number; comments: number } 
 }
 
 /** Fields the operations select, each fragment counted wherever it is spread (as graphql-jit compiles it). */
-export function selectedFields(document: DocumentNode, cap = 1_000_000): number {
+function selectedFields(document: DocumentNode, cap = 1_000_000): number {
   const fragments = new Map(
     document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])),
   );
@@ -87,7 +87,7 @@ export function selectedFields(document: DocumentNode, cap = 1_000_000): number 
 }
 
 /** Bytes a cached document is estimated to keep alive (see above). */
-export function documentBytes(document: DocumentNode, source: string): number {
+function documentBytes(document: DocumentNode, source: string): number {
   const counted = tokensOf(document) ?? { tokens: Math.ceil(source.length / 2), comments: 0 };
   return Math.ceil(
     ESTIMATE.perDocument +
@@ -99,7 +99,7 @@ export function documentBytes(document: DocumentNode, source: string): number {
 }
 
 /** A parse error keeps its source (for its location) and little else. */
-export const errorBytes = (_error: unknown, source: string): number => 2 * 1024 + ESTIMATE.perCharacter * source.length;
+const errorBytes = (_error: unknown, source: string): number => 2 * 1024 + ESTIMATE.perCharacter * source.length;
 
 /**
  * The caches Yoga's parser and validation cache uses, one per process (every Yoga instance of

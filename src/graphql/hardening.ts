@@ -62,7 +62,7 @@ const asValidationError = {
 export const MAX_NESTING = 64;
 
 /** How deep `[`, `{` and `(` nest in a GraphQL document, strings and comments aside. */
-export function nestingDepth(source: string): number {
+function nestingDepth(source: string): number {
   let depth = 0;
   let deepest = 0;
   for (let i = 0; i < source.length; i++) {
@@ -89,7 +89,7 @@ export function nestingDepth(source: string): number {
  * (GraphQL Armor's max-tokens and graphql-js's `maxLexicalTokens` skip comments, so a document
  * of a few tokens could carry megabytes of them.) Syntax errors the lexer meets are thrown.
  */
-export function countTokens(source: string | Source, limit: number): number {
+function countTokens(source: string | Source, limit: number): number {
   const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
   let count = 0;
   let previous: Token = lexer.token;
@@ -110,7 +110,7 @@ export function countTokens(source: string | Source, limit: number): number {
  * comments included. Runs only for documents not in the cache; its refusals are cached as
  * parse errors are.
  */
-export function limitedParse(source: string | Source, options?: ParseOptions) {
+function limitedParse(source: string | Source, options?: ParseOptions) {
   const text = typeof source === 'string' ? source : source.body;
   const depth = nestingDepth(text);
   if (depth > MAX_NESTING) throw refusal(`the document nests ${depth} levels deep; at most ${MAX_NESTING} are allowed`);
@@ -146,7 +146,7 @@ const maxDocumentSize = (limit: number, onRefused?: () => void): Plugin => ({
  * An operation the schema has no root type for (it has no Subscription type) is invalid.
  * graphql-js 16 leaves that to execution, which fails with an unexpected error.
  */
-export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
+function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
   const schema = context.getSchema();
   return {
     OperationDefinition(node) {

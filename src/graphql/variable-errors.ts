@@ -92,7 +92,7 @@ class TooManyProblems extends Error {}
 type VariableProblems = { definition: VariableDefinitionNode; name: string; type: GraphQLInputType; missing: boolean; problems: FieldProblem[] };
 
 /** Every problem with the variables of an operation, by variable (empty: they are fine). */
-export function variableProblems(
+function variableProblems(
   schema: GraphQLSchema,
   definitions: readonly VariableDefinitionNode[],
   inputs: Record<string, unknown>,

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import type { Request, Response } from 'express';
 import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
@@ -10,7 +11,6 @@ import type { Logger } from '../logger.ts';
 import { graphqlCaches } from './document-cache.ts';
 import { createErrorReporter, createMaskError, errorLogging, requestErrorStatus, yogaLogger } from './errors.ts';
 import { graphqlHardening } from './hardening.ts';
-import { schema } from './schema.ts';
 import { useVariableProblems } from './variable-errors.ts';
 
 /** Times every operation for the metrics, by type, name and outcome; counts refused documents. */
@@ -43,6 +43,7 @@ const operationMetrics = (metrics: Metrics): Plugin => ({
 
 /** GraphQL Yoga at /graphql (GraphiQL, for browsers, is served by graphiql/page.ts). */
 export function createGraphqlHandler(
+  schema: GraphQLSchema,
   logger: Logger,
   { development, metrics }: { development: boolean; metrics?: Metrics },
 ) {

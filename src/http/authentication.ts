@@ -1,6 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Caller } from '../kernel/context.ts';
-import type { KeyRing } from '../features/api-keys/key-ring.ts';
+import type { AppServices, Caller } from '../kernel/context.ts';
 import { refuse } from './refusal.ts';
 
 /**
@@ -16,7 +15,7 @@ const callers = new WeakMap<Request, Caller>();
 export const callerOf = (req: Request): Caller | undefined => callers.get(req);
 
 /** The key a request presents, if any. */
-export function presentedKey(req: Request): string | undefined {
+function presentedKey(req: Request): string | undefined {
   const header = req.headers.authorization;
   const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (bearer) return bearer;
@@ -27,14 +26,14 @@ export function presentedKey(req: Request): string | undefined {
 /** Answer without a key (GraphiQL's page and assets, /healthz, /readyz, /openapi.json and /docs are served before this). */
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/openapi.json', '/docs']);
 
-export const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path);
+const isPublicRequest = (req: Request) => PUBLIC_PATHS.has(req.path);
 
 /**
  * `failedAttempts` sees only requests whose key is missing or wrong: it calls `next` to let the
  * 401 go out, or answers 429 itself when the address has failed too often.
  */
 export const authentication =
-  (keys: KeyRing, failedAttempts: RequestHandler) => async (req: Request, res: Response, next: NextFunction) => {
+  (keys: AppServices['keys'], failedAttempts: RequestHandler) => async (req: Request, res: Response, next: NextFunction) => {
     const key = presentedKey(req);
     const owner = key ? await keys.authenticate(key) : undefined;
     if (owner?.kind === 'inactive') {

@@ -4,7 +4,7 @@ import { invalidPayload } from '../kernel/contract/validate.ts';
 import { BODY_LIMIT } from '../kernel/limits.ts';
 
 /** Refuses a body that is not valid UTF-8 (the parser would turn its bad bytes into U+FFFD and store them). */
-export function requireUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+function requireUtf8(_req: unknown, _res: unknown, body: Buffer): void {
   if (!isUtf8(body)) {
     throw Object.assign(new Error('the body is not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
   }

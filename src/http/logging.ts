@@ -25,7 +25,7 @@ const LOGGED_VALUES = new Set(['operationName']);
  * no values — API keys however their name is encoded, GraphQL documents and variables sent by
  * GET — and nothing of parameters it does not read.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
   const end = url.includes('#') ? url.indexOf('#') : url.length;

@@ -8,8 +8,8 @@ import { isId } from './ids.ts';
  * below a domain is reached only through the domain and the client that own it. Whatever a caller
  * may not reach is "not found", exactly like an id that does not exist, and the 404 names what is
  * missing (the client, else the domain). The rules are here; where clients and domains are stored
- * is the clients and domains features' business, which give `accessChecks` their lookups
- * (features/domains/domain.access.ts).
+ * is the clients and domains features' business, which give `clientChecks` and `domainChecks` their
+ * lookups (features/clients/client.access.ts, features/domains/domain.access.ts).
  */
 
 /** The path parameters that address a client and a domain of it. */
@@ -20,7 +20,7 @@ export type DomainScope = ClientScope & { domainId: string };
 export type Lookup = { em: EntityManager; caller: Caller; lock?: boolean };
 
 /** What can be refused without a query: an id of the wrong form, a client the caller may not reach. */
-export function assertClientScope(caller: Caller, scope: ClientScope): void {
+function assertClientScope(caller: Caller, scope: ClientScope): void {
   if (!isId(scope.clientId) || !canReachClient(caller, scope.clientId)) throw notFound(`client ${scope.clientId}`);
 }
 
@@ -32,21 +32,12 @@ export function assertDomainScope(caller: Caller, scope: DomainScope): void {
 /** Items of a parent, loaded from the parent with a left join, so they tell whether it exists and whose it is. */
 export type Owned<T> = { ownerOf: string; items: T[] };
 
-/** How clients and domains are found (and locked). */
-export type OwnerLookups<Client, Domain, DomainRead> = {
+/** How clients are found (and locked): the clients feature's business. */
+export type ClientLookups<Client> = {
   findClient(em: EntityManager, clientId: string, lock: boolean): Promise<Client | null>;
-  clientExists(em: EntityManager, clientId: string): Promise<boolean>;
-  findDomain(em: EntityManager, domainId: string, lock: boolean): Promise<Domain | null>;
-  /** The domain as read paths need it, batched and cached within the request. */
-  readDomain(ctx: RequestContext, domainId: string): Promise<DomainRead | null>;
-  clientIdOf(domain: Domain | DomainRead): string;
 };
 
-export function accessChecks<Client, Domain, DomainRead>(lookups: OwnerLookups<Client, Domain, DomainRead>) {
-  /** The 404 for a domain that is missing or not the client's, naming what is missing. */
-  const missingDomain = async (em: EntityManager, scope: DomainScope): Promise<ServiceError> =>
-    notFound((await lookups.clientExists(em, scope.clientId)) ? `domain ${scope.domainId}` : `client ${scope.clientId}`);
-
+export function clientChecks<Client>(lookups: ClientLookups<Client>) {
   return {
     /** The client, if it exists and the caller may reach it (with `lock`: locked until the transaction ends). */
     async requireClient({ em, caller, lock }: Lookup, clientId: string): Promise<Client> {
@@ -55,7 +46,24 @@ export function accessChecks<Client, Domain, DomainRead>(lookups: OwnerLookups<C
       if (!client) throw notFound(`client ${clientId}`);
       return client;
     },
+  };
+}
 
+/** How domains are found (and locked): the domains feature's business. */
+export type DomainLookups<Domain, DomainRead> = {
+  clientExists(em: EntityManager, clientId: string): Promise<boolean>;
+  findDomain(em: EntityManager, domainId: string, lock: boolean): Promise<Domain | null>;
+  /** The domain as read paths need it, batched and cached within the request. */
+  readDomain(ctx: RequestContext, domainId: string): Promise<DomainRead | null>;
+  clientIdOf(domain: Domain | DomainRead): string;
+};
+
+export function domainChecks<Domain, DomainRead>(lookups: DomainLookups<Domain, DomainRead>) {
+  /** The 404 for a domain that is missing or not the client's, naming what is missing. */
+  const missingDomain = async (em: EntityManager, scope: DomainScope): Promise<ServiceError> =>
+    notFound((await lookups.clientExists(em, scope.clientId)) ? `domain ${scope.domainId}` : `client ${scope.clientId}`);
+
+  return {
     /** The domain as the read paths need it, loaded once per request. */
     async readDomain(ctx: RequestContext, scope: DomainScope): Promise<DomainRead> {
       assertDomainScope(ctx.caller, scope);

@@ -47,6 +47,11 @@ export function perRequest<T>(build: (ctx: RequestContext) => T): (ctx: RequestC
   };
 }
 
+/** Forgets what the request has read and kept (after a write that removes much, such as a whole client). */
+export function forgetRequestReads(ctx: RequestContext): void {
+  ctx.scoped.clear();
+}
+
 /** A client key reaches only its own client; everything else is "not found" to it. */
 export const canReachClient = (caller: Caller, clientId: string): boolean =>
   caller.kind === 'admin' || caller.clientId === clientId;

@@ -43,7 +43,7 @@ export type OpenApiOperation = {
   'x-head'?: false;
 };
 
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 
 // ── problem+json (RFC 9457) ──────────────────────────────────────────────────
 
@@ -60,9 +60,9 @@ const problemFields = {
 };
 
 /** Every error answer but a 400. */
-export const problemResponse = z.strictObject(problemFields).meta({ id: 'Problem' });
+const problemResponse = z.strictObject(problemFields).meta({ id: 'Problem' });
 /** A 400: every bad field listed (nothing was stored). */
-export const validationProblemResponse = z.strictObject({
+const validationProblemResponse = z.strictObject({
   ...problemFields,
   errors: z.array(fieldProblem).meta({ description: 'Every problem of the payload, one entry per field.' }),
 }).meta({ id: 'ValidationProblem' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { THEME_COLORS } from '../../src/features/themes/theme.contract.ts';
-import type { TestService } from './service.ts';
+import type { TestClient, TestService } from './service.ts';
 
 /** Payload builders and seeding helpers shared by the suites. */
 
@@ -9,8 +9,10 @@ export const API = '/hosting/api/client';
 
 export type DomainPath = { clientId: string; domainId: string; base: string };
 
+export type Client = { id: string; username: string };
+
 /** An active client (only an active client's keys are let in). */
-export async function createClient(service: TestService, overrides: Record<string, unknown> = {}) {
+export async function createClient(service: TestService, overrides: Record<string, unknown> = {}): Promise<Client> {
   const answer = await service.rest('POST', API, {
     username: `operator-${randomUUID()}`,
     emailAddress: 'ops@example.org',
@@ -18,15 +20,27 @@ export async function createClient(service: TestService, overrides: Record<strin
     ...overrides,
   });
   expect(answer.status, answer.text).toBe(201);
-  return answer.body as { id: string; username: string };
+  return answer.body as Client;
 }
 
-/** A new client with one domain; `base` is the REST prefix of that domain. */
-export async function createDomain(service: TestService, name = 'www.example.org'): Promise<DomainPath> {
-  const client = await createClient(service);
-  const answer = await service.rest('POST', `${API}/${client.id}/domain`, { name });
+/**
+ * A domain of a new client, or of the client `clientId` (a sibling of its other domains);
+ * `base` is the REST prefix of that domain.
+ */
+export async function createDomain(service: TestService, name = 'www.example.org', { clientId }: { clientId?: string } = {}): Promise<DomainPath> {
+  const owner = clientId ?? (await createClient(service)).id;
+  const answer = await service.rest('POST', `${API}/${owner}/domain`, { name });
   expect(answer.status, answer.text).toBe(201);
-  return { clientId: client.id, domainId: answer.body.id, base: `${API}/${client.id}/domain/${answer.body.id}` };
+  return { clientId: owner, domainId: answer.body.id, base: `${API}/${owner}/domain/${answer.body.id}` };
+}
+
+export type CreatedApiKey = { id: string; name: string; prefix: string; key: string; createdAt: string };
+
+/** A new API key of the client, as its creation answers it: the one answer that shows `key`. */
+export async function createApiKey(service: TestClient, clientId: string, name: string): Promise<CreatedApiKey> {
+  const answer = await service.rest('POST', `${API}/${clientId}/apikey`, { name });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as CreatedApiKey;
 }
 
 export const embeddingPayload = (overrides: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RestRoute } from '../../rest-adapter/routes.ts';
-import { API, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
+import { API, createApiKey, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
 import type { TestService } from './service.ts';
 
 /**
@@ -23,8 +23,7 @@ export async function seedWorld(service: TestService): Promise<World> {
   expect(theme.status, theme.text).toBe(201);
   const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
   expect(placeholder.status, placeholder.text).toBe(201);
-  const key = await service.rest('POST', `/hosting/api/client/${domain.clientId}/apikey`, { name: 'seeded' });
-  expect(key.status, key.text).toBe(201);
+  const key = await createApiKey(service, domain.clientId, 'seeded');
   return {
     domain,
     ids: {
@@ -34,7 +33,7 @@ export async function seedWorld(service: TestService): Promise<World> {
       assetId: embedding.body.assets[0].id,
       themeId: theme.body.id,
       placeholderName: 'seeded',
-      keyId: key.body.id,
+      keyId: key.id,
     },
   };
 }

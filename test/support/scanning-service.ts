@@ -4,7 +4,7 @@ import { type FixtureWebsites, startFixtureWebsites } from '../fixtures/websites
 import { startTestService, type TestService } from './service.ts';
 
 /** Limits that keep fixture scans quick. */
-export const FIXTURE_SCAN_LIMITS: ScanLimits = {
+const FIXTURE_SCAN_LIMITS: ScanLimits = {
   ...DEFAULT_SCAN_LIMITS,
   navigationTimeoutMs: 4_000,
   networkIdleMs: 200,

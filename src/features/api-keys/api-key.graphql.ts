@@ -1,29 +1,21 @@
-import { type ApiKey, apiKeyCreate, type CreatedApiKey } from './api-key.contract.ts';
+import { type ApiKey, apiKeyCreate, apiKeyFields, type CreatedApiKey, createdApiKeyFields } from './api-key.contract.ts';
 import { builder } from '../../graphql/builder.ts';
+import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
 import { ClientType } from '../clients/client.graphql.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key.operations.ts';
 
 const ApiKeyType = builder.objectRef<ApiKey>('ApiKey').implement({
   description: 'An API key of a client; the key itself is shown only once, when created.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the key, to tell keys apart.' }),
-    createdAt: t.exposeString('createdAt'),
-  }),
+  fields: (t) => payloadObjectFields(t, apiKeyFields, {}),
 });
 
 const CreatedApiKeyType = builder.objectRef<CreatedApiKey>('CreatedApiKey').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    prefix: t.exposeString('prefix'),
-    createdAt: t.exposeString('createdAt'),
-    key: t.exposeString('key', { description: 'The key. Store it now: it cannot be read again.' }),
-  }),
+  fields: (t) => payloadObjectFields(t, createdApiKeyFields, {}),
 });
 
-const ApiKeyInput = builder.inputType('ApiKeyInput', { fields: (t) => ({ name: t.string({ required: true }) }) });
+const ApiKeyInput = builder.inputType('ApiKeyInput', {
+  fields: (t) => payloadInputFields(t, apiKeyFields, 'create', {}),
+});
 
 builder.objectField(ClientType, 'apiKeys', (t) =>
   t.field({ type: [ApiKeyType], resolve: (client, _, ctx) => listApiKeys(ctx, client.id) }),

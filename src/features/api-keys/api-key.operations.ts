@@ -3,21 +3,15 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
-import { requireClient } from '../domains/domain.access.ts';
-import { ApiKeyEntity, type ApiKeyRow } from './api-key.entity.ts';
+import { requireClient } from '../clients/client.access.ts';
+import { ApiKeyEntity } from './api-key.entity.ts';
+import { toApiKey } from './api-key.view.ts';
 import { generateKey } from './key-material.ts';
 
 export type ApiKeyScope = { clientId: string; keyId: string };
 
 /** Keys one client may hold at once, whoever creates them: a stolen key cannot mint keys without end. */
 export const MAX_KEYS_PER_CLIENT = 20;
-
-const toApiKey = (row: ApiKeyRow): ApiKey => ({
-  id: row.id,
-  name: row.name,
-  prefix: row.prefix,
-  createdAt: row.createdAt.toISOString(),
-});
 
 export async function createApiKey(ctx: RequestContext, clientId: string, input: ApiKeyCreate): Promise<CreatedApiKey> {
   return inTransaction(ctx.em, async (em) => {

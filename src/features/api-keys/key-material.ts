@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 export const KEY_PREFIX_LENGTH = 12;
 
 /** Longer strings are no key: refused without hashing or a lookup (ADMIN_API_KEY is bounded alike). */
-export const MAX_KEY_LENGTH = 512;
+const MAX_KEY_LENGTH = 512;
 
 export const isPlausibleKey = (key: string): boolean => key.length >= KEY_PREFIX_LENGTH && key.length <= MAX_KEY_LENGTH;
 

@@ -42,7 +42,7 @@ const PresetSignalsType = builder.objectRef<CatalogEntry['signals']>('PresetSign
   fields: (t) => ({ scripts: t.exposeStringList('scripts'), iframes: t.exposeStringList('iframes') }),
 });
 
-export const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
+const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
   description: 'A known service of the catalog: built in, or imported from an Open Cookie Database file.',
   fields: (t) => ({
     id: t.exposeInt('id'),

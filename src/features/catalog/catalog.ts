@@ -68,7 +68,7 @@ const COMMON_NAMES = new Set(
 const MIN_DISTINCTIVE = 3;
 
 /** Whether a catalog name may recognise its service (see COMMON_NAMES). */
-export function isDistinctive(cookie: Pick<CatalogCookie, 'name' | 'wildcard'>): boolean {
+function isDistinctive(cookie: Pick<CatalogCookie, 'name' | 'wildcard'>): boolean {
   const fixed = cookie.wildcard ? cookie.name.split('*')[0]! : cookie.name;
   return fixed.length >= MIN_DISTINCTIVE && !COMMON_NAMES.has(cookie.name.toLowerCase());
 }

@@ -10,7 +10,7 @@ import { ImportedCookieEntity, ImportedServiceEntity, type ImportedServiceRow } 
  * updates what is there; nothing is deleted.
  */
 
-export const FIRST_IMPORTED_PRESET_ID = 100_000;
+const FIRST_IMPORTED_PRESET_ID = 100_000;
 
 const COLUMNS = {
   id: 'ID',
@@ -47,7 +47,7 @@ const PURPOSE_BY_CATEGORY: Record<string, PurposeId> = {
   marketing: 'cdcbd7c',
   personalization: '7c19e32',
 };
-export const purposeForCategory = (category: string): PurposeId =>
+const purposeForCategory = (category: string): PurposeId =>
   PURPOSE_BY_CATEGORY[category.trim().toLowerCase()] ?? '15c61c3';
 
 export type ImportSummary = { rows: number; services: number; newServices: number; skipped: { line: number; reason: string }[] };
@@ -57,7 +57,7 @@ export class CatalogImportError extends Error {}
 type Row = z.infer<typeof rowSchema>;
 
 /** Parses the file; throws CatalogImportError when it is not in the expected format. */
-export function parseOpenCookieDatabase(csv: string): { rows: Row[]; skipped: ImportSummary['skipped'] } {
+function parseOpenCookieDatabase(csv: string): { rows: Row[]; skipped: ImportSummary['skipped'] } {
   let records: Record<string, string>[];
   try {
     records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true });

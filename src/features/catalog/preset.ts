@@ -9,7 +9,7 @@ import { isHttpUrl, purposeId } from '../../kernel/contract/fields.ts';
  */
 
 /** Canonical English lifetime: "session", "persistent", or "<n> <unit>" (e.g. "2 years", "1 day"). */
-export const LIFETIME_PATTERN = /^(?:session|persistent|\d+ (?:second|minute|hour|day|week|month|year)s?)$/;
+const LIFETIME_PATTERN = /^(?:session|persistent|\d+ (?:second|minute|hour|day|week|month|year)s?)$/;
 
 const texts = z.strictObject({
   de_DE: z.string().min(1),
@@ -21,7 +21,7 @@ const texts = z.strictObject({
  * and its subdomains (`google-analytics.com` matches `www.google-analytics.com`); the path, when
  * given, must start the URL's path.
  */
-export const URL_SIGNAL_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s]*)?$/;
+const URL_SIGNAL_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s]*)?$/;
 
 export const presetCookieSchema = z.strictObject({
   /** The exact name, or with `wildcard` a pattern in which `*` stands for any run of characters. */

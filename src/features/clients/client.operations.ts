@@ -1,23 +1,13 @@
 import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from './client.contract.ts';
-import { isAdmin, type RequestContext } from '../../kernel/context.ts';
+import { isAdmin, type RequestContext, forgetRequestReads } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
-import { requireClient } from '../domains/domain.access.ts';
-import { ClientEntity, type ClientRow } from './client.entity.ts';
-import { domainLoader } from '../domains/domain.reads.ts';
+import { requireClient } from './client.access.ts';
+import { ClientEntity } from './client.entity.ts';
+import { toClient } from './client.view.ts';
 
 const DUPLICATE = { duplicate: 'a client with this username already exists' };
-
-export const toClient = (row: ClientRow): Client => ({
-  id: row.id,
-  username: row.username,
-  emailAddress: row.emailAddress,
-  firstName: row.firstName,
-  lastName: row.lastName,
-  company: row.company,
-  active: row.active,
-});
 
 /** The administrator sees every client; a client key sees only its own. */
 export async function listClients(ctx: RequestContext): Promise<Client[]> {
@@ -88,5 +78,5 @@ export async function deleteClient(ctx: RequestContext, clientId: string): Promi
     await em.nativeDelete(ClientEntity, { id: row.id });
   });
   ctx.services.keys.forgetClient(clientId);
-  domainLoader(ctx).clearAll();
+  forgetRequestReads(ctx);
 }

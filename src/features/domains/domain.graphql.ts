@@ -1,6 +1,8 @@
-import { CONSENT_STORAGES, type Domain, domainCreate, domainUpdate } from './domain.contract.ts';
-import { builder, oneOf } from '../../graphql/builder.ts';
-import { createDomain, deleteDomain, getDomain, updateDomain } from './domain.operations.ts';
+import { type Domain, domainCreate, domainFields, domainUpdate } from './domain.contract.ts';
+import { builder } from '../../graphql/builder.ts';
+import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
+import { ClientType } from '../clients/client.graphql.ts';
+import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from './domain.operations.ts';
 import type { DomainScope } from '../../kernel/access.ts';
 
 /** A domain as GraphQL sees it: the payload plus the client it belongs to, for nested fields. */
@@ -12,31 +14,30 @@ export const scopeOf = (domain: DomainNode): DomainScope => ({ clientId: domain.
 export const DomainType = builder.objectRef<DomainNode>('Domain').implement({
   description: 'A website of a client, with everything its consent banner is made of.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    ...payloadObjectFields(t, domainFields, {}),
     clientId: t.exposeID('clientId'),
-    name: t.exposeString('name', { description: 'The bare host name.' }),
-    path: t.exposeString('path', { description: 'The path of the site on its host (default "/").' }),
-    url: t.exposeString('url', { description: 'The whole site address: scheme, host, port and path. A scan opens it.' }),
-    country: t.exposeString('country', { nullable: true, description: 'ISO 3166-1 alpha-2 code, ZZ for unknown.' }),
-    locales: t.exposeStringList('locales', { description: 'Active locale names, e.g. de_DE, en_US.' }),
-    consentStorage: t.exposeString('consentStorage', { description: oneOf(CONSENT_STORAGES) }),
   }),
 });
 
-const domainInputFields = (required: boolean) =>
-  builder.inputType(required ? 'DomainCreateInput' : 'DomainUpdateInput', {
-    fields: (t) => ({
-      name: t.string({
-        required,
-        description: 'A host name, optionally with scheme, port and path (www.example.org, https://www.example.org/shop/).',
-      }),
-      country: t.string({ description: 'ISO 3166-1 alpha-2 code, ZZ for unknown, or null.' }),
-      locales: t.stringList(),
-      consentStorage: t.string({ description: oneOf(CONSENT_STORAGES) }),
-    }),
-  });
-const DomainCreateInput = domainInputFields(true);
-const DomainUpdateInput = domainInputFields(false);
+builder.objectFields(ClientType, (t) => ({
+  domains: t.field({
+    type: [DomainType],
+    resolve: async (client, _, ctx) =>
+      (await listDomains(ctx, { clientId: client.id })).map((domain) => domainNode(client.id, domain)),
+  }),
+  domain: t.field({
+    type: DomainType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (client, { id }, ctx) => domainNode(client.id, await getDomain(ctx, { clientId: client.id, domainId: id })),
+  }),
+}));
+
+const DomainCreateInput = builder.inputType('DomainCreateInput', {
+  fields: (t) => payloadInputFields(t, domainFields, 'create', {}),
+});
+const DomainUpdateInput = builder.inputType('DomainUpdateInput', {
+  fields: (t) => payloadInputFields(t, domainFields, 'update', {}),
+});
 
 builder.queryField('domain', (t) =>
   t.field({

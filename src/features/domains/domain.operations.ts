@@ -1,24 +1,16 @@
 import { type Domain, type DomainCreate, domainDefaults, type DomainUpdate } from './domain.contract.ts';
-import { parseSiteAddress, type SiteAddress, siteUrl } from '../../kernel/contract/site-address.ts';
+import { parseSiteAddress, type SiteAddress } from '../../kernel/contract/site-address.ts';
 import { canReachClient, type RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
-import { DomainEntity, type DomainRecord, type DomainRow } from './domain.entity.ts';
+import { DomainEntity, type DomainRow } from './domain.entity.ts';
+import { toDomain } from './domain.view.ts';
 import { type ClientScope, type DomainScope } from '../../kernel/access.ts';
-import { readDomain, requireClient, requireDomain } from './domain.access.ts';
+import { requireClient } from '../clients/client.access.ts';
+import { readDomain, requireDomain } from './domain.access.ts';
 import { domainLoader } from './domain.reads.ts';
 import { domainsOfClientLoader } from './domain.reads.ts';
-
-export const toDomain = (row: DomainRecord): Domain => ({
-  id: row.id,
-  name: row.host,
-  path: row.path,
-  url: siteUrl(row),
-  country: row.country ?? null,
-  locales: row.locales,
-  consentStorage: row.consentStorage,
-});
 
 function parseName(name: string) {
   const parsed = parseSiteAddress(name);

@@ -1,65 +1,69 @@
 import DataLoader from 'dataloader';
+import { type EntityManager, type RawQueryFragment, sql } from '@mikro-orm/postgresql';
 import type { Owned } from '../../kernel/access.ts';
-import { perRequest, type RequestContext } from '../../kernel/context.ts';
-import { columnsOf, groupByOwner, selectByIds } from '../../db/read-model.ts';
+import { perRequest } from '../../kernel/context.ts';
+import { anyOf, fieldsOf, groupByOwner, ownersWithItems, preparedRead, uuidList } from '../../db/read-model.ts';
+import { ClientEntity } from '../clients/client.entity.ts';
 import { DomainEntity, type DomainRecord } from './domain.entity.ts';
 
 /** A domain with the client it belongs to. */
 export type OwnedDomainRecord = DomainRecord & { clientId: string };
 
+/** Items of an owner, as `ownersWithItems` reads them. */
+type OwnedRow<T> = T & { ownerId: string; ownerOf: string };
+
+const domainsById = preparedRead<{ ids: string }, OwnedDomainRecord>((em, { ids }) =>
+  em
+    .qb(DomainEntity, 'd')
+    .select([...fieldsOf(em, DomainEntity, 'd'), 'd.client as clientId'])
+    .where({ 'd.id': anyOf(ids) }),
+);
+
 /** A domain and its client, cached for the request (domains change rarely mid-request; writes clear it). */
 export const domainLoader = perRequest(
   ({ em }) =>
     new DataLoader<string, OwnedDomainRecord | null>(async (ids) => {
-      const rows = await selectByIds<OwnedDomainRecord>(
-        em,
-        `select ${columnsOf(em, DomainEntity, 'd')}, d.client_id as "clientId" from domain d where d.id = any(?::uuid[])`,
-        ids,
-      );
+      const rows = await domainsById(em, { ids: uuidList(em, ids) });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
+);
+
+const domainsOfClients = preparedRead<{ ids: string }, OwnedRow<DomainRecord>>((em, { ids }) =>
+  ownersWithItems(
+    em,
+    ClientEntity,
+    'c',
+    'c.id',
+    em
+      .qb(DomainEntity, 'd')
+      .select(fieldsOf(em, DomainEntity, 'd'))
+      .where({ 'd.client': sql.ref('c.id') }),
+    ids,
+  ),
 );
 
 /** The domains of each client asked for in one tick, in one statement that also tells whether the client exists. */
 export const domainsOfClientLoader = perRequest(
   ({ em }) =>
     new DataLoader<string, Owned<DomainRecord> | null>(
-      async (ids) =>
-        groupByOwner<DomainRecord>(
-          ids,
-          await selectByIds(
-            em,
-            `select c.id as "ownerId", c.id as "ownerOf", ${columnsOf(em, DomainEntity, 'd')} from client c ` +
-              `left join domain d on d.client_id = c.id where c.id = any(?::uuid[]) order by d.id`,
-            ids,
-          ),
-        ),
+      async (ids) => groupByOwner<DomainRecord>(ids, await domainsOfClients(em, { ids: uuidList(em, ids) })),
       { cache: false },
     ),
 );
 
 /**
- * Items of each domain asked for in one tick — `select … from domain d left join <table> …` — in
- * one statement per kind, which also tells whether each domain exists and whose it is. Lists are
- * not cached across ticks, so a write is always followed by fresh reads.
+ * Items of each domain asked for in one tick — the domains `d`, each left-joined to its items —
+ * in one statement per kind, which also tells whether each domain exists and whose it is. `items`
+ * selects the fields of one domain's items, correlated to `d` (`{ 'p.domain': sql.ref('d.id') }`).
+ * Lists are not cached across ticks, so a write is always followed by fresh reads.
  */
-export const itemsOfDomainsLoader = <T extends { id: string | null }>(table: string, alias: string, columns: (em: RequestContextEm) => string) =>
-  perRequest(
+export const itemsOfDomainsLoader = <T extends { id: string | null }>(items: (em: EntityManager) => { toRaw(): RawQueryFragment }) => {
+  const read = preparedRead<{ ids: string }, OwnedRow<T>>((em, { ids }) => ownersWithItems(em, DomainEntity, 'd', 'd.client', items(em), ids));
+  return perRequest(
     ({ em }) =>
-      new DataLoader<string, Owned<T> | null>(
-        async (ids) =>
-          groupByOwner<T>(
-            ids,
-            await selectByIds(
-              em,
-              `select d.id as "ownerId", d.client_id as "ownerOf", ${columns(em)} from domain d ` +
-                `left join ${table} ${alias} on ${alias}.domain_id = d.id where d.id = any(?::uuid[]) order by ${alias}.id`,
-              ids,
-            ),
-          ),
-        { cache: false },
-      ),
+      new DataLoader<string, Owned<T> | null>(async (ids) => groupByOwner<T>(ids, await read(em, { ids: uuidList(em, ids) })), {
+        cache: false,
+      }),
   );
-
-type RequestContextEm = RequestContext['em'];
+};

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { assetCreate, assetResponse } from './embedding-asset.contract.ts';
 import {
+  createSchema,
+  defaultsOf,
+  fieldList,
+  generatedId,
+  responseSchema,
+  updateSchema,
+} from '../../kernel/contract/field-list.ts';
+import {
   httpUrlOrEmpty,
   list,
   MAX_INT32,
   nameText,
   PURPOSES,
   purposeId,
-  readOnly,
   text,
   translations,
   uniqueList,
@@ -41,76 +48,65 @@ const purposeList = Object.entries(PURPOSES)
   .map(([id, meaning]) => `\`${id}\` ${meaning}`)
   .join(', ');
 
-export const embeddingFields = {
-  id: readOnly().meta({ readOnly: true, description: 'Read-only: sent in responses, ignored in writes.' }),
-  name: nameText(),
-  active: z.boolean().meta({ description: 'Default true.' }),
-  purpose: purposeId.meta({ description: `The purpose id: ${purposeList}.` }),
-  vendor: text(),
-  scriptHtmlCode: text(),
-  scriptLoaderGroup: text(),
-  scriptMarkers: list(text()),
-  iframeMarkers: list(text()),
-  hideIframesUntilConsent: z.boolean(),
-  excludeUrlsMode: text(),
-  excludeFromUrls: list(text()),
-  description: text(),
-  privacyPolicyUrl: httpUrlOrEmpty().meta({ description: 'An absolute http(s) URL, or empty.' }),
-  whatDataIsCollected: text(),
-  purposeOfDataCollection: text(),
-  legalBasis: text(),
-  placeOfProcessing: text(),
-  translations: translations(embeddingTranslation).meta({ description: 'Locale name (`de_DE`, `en_US`, `zh`, …) → texts.' }),
-  tcfVendor: z.int().min(1).max(MAX_INT32).nullable().meta({
-    description:
-      "IAB TCF vendor id, or null. Once a Global Vendor List is imported it must be a vendor of it that is not deleted, and it overwrites `vendor` with that vendor's name.",
-  }),
-  tcfPurposes: uniqueList(z.int().min(1).max(11)).meta({ description: 'IAB TCF purposes (1–11), each at most once.' }),
-  tcfSpecialFeatures: uniqueList(z.int().min(1).max(2)).meta({ description: 'IAB TCF special features (1–2), each at most once.' }),
-  googleConsentMode: uniqueList(z.enum(GOOGLE_CONSENT_MODES)).meta({ description: 'Google Consent Mode types, each at most once.' }),
-  /** In a write, replaces every asset of the embedding. */
-  assets: list(assetCreate).meta({
-    description: 'Always in responses. In a write it REPLACES every asset of the embedding, in the order sent (an asset sent with the id of a current one keeps it).',
-  }),
-};
+export const embeddingFields = fieldList({
+  id: generatedId(),
+  name: { write: nameText(), required: true },
+  active: { write: z.boolean().meta({ description: 'Default true.' }), default: true },
+  purpose: { write: purposeId.meta({ description: `The purpose id: ${purposeList}.` }), required: true },
+  vendor: { write: text(), default: '' },
+  scriptHtmlCode: { write: text(), default: '' },
+  scriptLoaderGroup: { write: text(), default: '' },
+  scriptMarkers: { write: list(text()), default: [] },
+  iframeMarkers: { write: list(text()), default: [] },
+  hideIframesUntilConsent: { write: z.boolean(), default: false },
+  excludeUrlsMode: { write: text(), default: '' },
+  excludeFromUrls: { write: list(text()), default: [] },
+  description: { write: text(), default: '' },
+  privacyPolicyUrl: { write: httpUrlOrEmpty().meta({ description: 'An absolute http(s) URL, or empty.' }), default: '' },
+  whatDataIsCollected: { write: text(), default: '' },
+  purposeOfDataCollection: { write: text(), default: '' },
+  legalBasis: { write: text(), default: '' },
+  placeOfProcessing: { write: text(), default: '' },
+  translations: {
+    write: translations(embeddingTranslation).meta({ description: 'Locale name (`de_DE`, `en_US`, `zh`, …) → texts.' }),
+    default: {},
+  },
+  tcfVendor: {
+    write: z.int().min(1).max(MAX_INT32).nullable().meta({
+      description:
+        "IAB TCF vendor id, or null. Once a Global Vendor List is imported it must be a vendor of it that is not deleted, and it overwrites `vendor` with that vendor's name.",
+    }),
+    default: null,
+  },
+  tcfPurposes: {
+    write: uniqueList(z.int().min(1).max(11)).meta({ description: 'IAB TCF purposes (1–11), each at most once.' }),
+    default: [],
+  },
+  tcfSpecialFeatures: {
+    write: uniqueList(z.int().min(1).max(2)).meta({ description: 'IAB TCF special features (1–2), each at most once.' }),
+    default: [],
+  },
+  googleConsentMode: {
+    write: uniqueList(z.enum(GOOGLE_CONSENT_MODES)).meta({ description: 'Google Consent Mode types, each at most once.' }),
+    default: [],
+  },
+  /** No default: a create without assets makes none. */
+  assets: {
+    write: list(assetCreate).meta({
+      description: 'Always in responses. In a write it REPLACES every asset of the embedding, in the order sent (an asset sent with the id of a current one keeps it).',
+    }),
+    read: z.array(assetResponse).meta({ description: 'The assets ("cookies") of the embedding, in order.' }),
+  },
+});
 
-export const embeddingCreate = z.strictObject(embeddingFields).partial().required({ name: true, purpose: true }).meta({ id: 'EmbeddingCreate' });
-export const embeddingUpdate = z.strictObject(embeddingFields).partial().meta({ id: 'EmbeddingUpdate' });
+export const embeddingCreate = createSchema(embeddingFields).meta({ id: 'EmbeddingCreate' });
+export const embeddingUpdate = updateSchema(embeddingFields).meta({ id: 'EmbeddingUpdate' });
+/** An embedding as the service sends it: every field, defaults filled in, with its assets. */
+export const embeddingResponse = responseSchema(embeddingFields).meta({ id: 'Embedding' });
 
-export const embeddingDefaults = {
-  active: true,
-  vendor: '',
-  scriptHtmlCode: '',
-  scriptLoaderGroup: '',
-  scriptMarkers: [] as string[],
-  iframeMarkers: [] as string[],
-  hideIframesUntilConsent: false,
-  excludeUrlsMode: '',
-  excludeFromUrls: [] as string[],
-  description: '',
-  privacyPolicyUrl: '',
-  whatDataIsCollected: '',
-  purposeOfDataCollection: '',
-  legalBasis: '',
-  placeOfProcessing: '',
-  translations: {} as Record<string, EmbeddingTranslation>,
-  tcfVendor: null as number | null,
-  tcfPurposes: [] as number[],
-  tcfSpecialFeatures: [] as number[],
-  googleConsentMode: [] as GoogleConsentMode[],
-};
+export const embeddingDefaults = defaultsOf(embeddingFields);
 
 export type EmbeddingTranslation = z.infer<typeof embeddingTranslation>;
 export type EmbeddingCreate = z.infer<typeof embeddingCreate>;
 export type EmbeddingUpdate = z.infer<typeof embeddingUpdate>;
-
-/** An embedding as the service sends it: every field, defaults filled in, with its assets. */
-export const embeddingResponse = z
-  .strictObject(embeddingFields)
-  .required()
-  .extend({
-    id: z.uuid().meta({ description: 'Generated by the service.' }),
-    assets: z.array(assetResponse).meta({ description: 'The assets ("cookies") of the embedding, in order.' }),
-  }).meta({ id: 'Embedding' });
-
 export type Embedding = z.output<typeof embeddingResponse>;

@@ -7,8 +7,6 @@ import {
   type EmbeddingUpdate,
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { assetsJson, type EmbeddingWithAssets } from './embedding.reads.ts';
-import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -19,7 +17,7 @@ import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
-import { embeddingsOfDomainLoader } from './embedding.reads.ts';
+import { embeddingRecord, embeddingsOfDomainLoader } from './embedding.reads.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -55,13 +53,7 @@ export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): P
 /** One embedding with its assets, in one statement (the domain and client checked in it too). */
 export async function readEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
   assertDomainScope(ctx.caller, scope);
-  const [row] = isId(scope.embeddingId)
-    ? await ctx.em.execute<EmbeddingWithAssets[]>(
-        `select ${columnsOf(ctx.em, EmbeddingEntity, 'e')}, ${assetsJson(ctx.em, 'e')} as "assets" ` +
-          'from embedding e join domain d on d.id = e.domain_id where e.id = ? and d.id = ? and d.client_id = ?',
-        [scope.embeddingId, scope.domainId, scope.clientId],
-      )
-    : [];
+  const row = isId(scope.embeddingId) ? await embeddingRecord(ctx.em, scope) : undefined;
   if (row) return toEmbedding(row, row.assets);
   await readDomain(ctx, scope);
   throw notFound(`embedding ${scope.embeddingId}`);

@@ -1,18 +1,40 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnsOf, jsonObjectOf } from '../../db/read-model.ts';
+import { type EntityManager, sql } from '@mikro-orm/postgresql';
+import type { DomainScope } from '../../kernel/access.ts';
+import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
 import { itemsOfDomainsLoader } from '../domains/domain.reads.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity, type EmbeddingRecord } from './embedding.entity.ts';
 
 export type EmbeddingWithAssets = EmbeddingRecord & { assets: EmbeddingAssetRecord[] };
 
-/** The assets of embedding `e`, in order, as a JSON array of plain records. */
-export const assetsJson = (em: EntityManager, embeddingAlias: string) =>
-  `coalesce((select json_agg(${jsonObjectOf(em, EmbeddingAssetEntity, 'a')} order by a.position) ` +
-  `from embedding_asset a where a.embedding_id = ${embeddingAlias}.id), '[]'::json)`;
+/** The fields of the embeddings `e` with their assets, in order, as a JSON array of plain records under `assets`. */
+function embeddingsWithAssets(em: EntityManager) {
+  const assets = em
+    .qb(EmbeddingAssetEntity, 'a')
+    .select(fieldsOf(em, EmbeddingAssetEntity, 'a'))
+    .where({ 'a.embedding': sql.ref('e.id') });
+  return em.qb(EmbeddingEntity, 'e').select([...fieldsOf(em, EmbeddingEntity, 'e'), jsonArrayOf(assets, 'position').as('assets')]);
+}
 
 /** The embeddings of each domain asked for in one tick, with their assets (see domain.reads.ts). */
-export const embeddingsOfDomainLoader = itemsOfDomainsLoader<EmbeddingWithAssets>(
-  'embedding',
-  'e',
-  (em) => `${columnsOf(em, EmbeddingEntity, 'e')}, ${assetsJson(em, 'e')} as "assets"`,
+export const embeddingsOfDomainLoader = itemsOfDomainsLoader<EmbeddingWithAssets>((em) =>
+  embeddingsWithAssets(em).where({ 'e.domain': sql.ref('d.id') }),
 );
+
+const embeddingById = preparedRead<DomainScope & { embeddingId: string }, EmbeddingWithAssets>((em, { clientId, domainId, embeddingId }) =>
+  embeddingsWithAssets(em)
+    .join('e.domain', 'd')
+    .where({ 'e.id': embeddingId, 'd.id': domainId, 'd.client': clientId }),
+);
+
+/**
+ * The embedding `embeddingId` (checked to be a UUID) of the domain with its assets, if the domain
+ * is the client's: one statement, the domain and client checked in it too. `undefined` tells
+ * nothing about which is missing.
+ */
+export async function embeddingRecord(
+  em: EntityManager,
+  scope: DomainScope & { embeddingId: string },
+): Promise<EmbeddingWithAssets | undefined> {
+  const [row] = await embeddingById(em, { clientId: scope.clientId, domainId: scope.domainId, embeddingId: scope.embeddingId });
+  return row;
+}

@@ -1,46 +1,19 @@
-import type { EmbeddingAsset } from './embedding-asset.contract.ts';
-import type { Embedding } from './embedding.contract.ts';
+import { omitFields } from '../../kernel/contract/field-list.ts';
+import { viewOf } from '../../kernel/contract/field-view.ts';
+import { assetFields, type EmbeddingAsset } from './embedding-asset.contract.ts';
+import { type Embedding, embeddingFields } from './embedding.contract.ts';
 import type { EmbeddingAssetRecord, EmbeddingRecord, EmbeddingRow } from './embedding.entity.ts';
 
 /** Stored rows → the payloads of SERVICE.md §2. */
 
-export const toEmbeddingAsset = (row: EmbeddingAssetRecord): EmbeddingAsset => ({
-  id: row.id,
-  name: row.name,
-  dynamic: row.dynamic,
-  storageType: row.storageType,
-  lifetime: row.lifetime,
-  description: row.description,
-  translations: row.translations,
-});
+const assetView = viewOf(assetFields);
+// The assets are stored in rows of their own, so they come beside the embedding's record.
+const embeddingView = viewOf(omitFields(embeddingFields, 'assets'));
+
+export const toEmbeddingAsset = (row: EmbeddingAssetRecord): EmbeddingAsset => assetView(row);
 
 /** Without `assets`, the entity's populated collection is used. */
 export const toEmbedding = (
   row: EmbeddingRecord,
   assets: EmbeddingAssetRecord[] = (row as EmbeddingRow).assets.getItems(),
-): Embedding => ({
-  id: row.id,
-  name: row.name,
-  active: row.active,
-  purpose: row.purpose,
-  vendor: row.vendor,
-  scriptHtmlCode: row.scriptHtmlCode,
-  scriptLoaderGroup: row.scriptLoaderGroup,
-  scriptMarkers: row.scriptMarkers,
-  iframeMarkers: row.iframeMarkers,
-  hideIframesUntilConsent: row.hideIframesUntilConsent,
-  excludeUrlsMode: row.excludeUrlsMode,
-  excludeFromUrls: row.excludeFromUrls,
-  description: row.description,
-  privacyPolicyUrl: row.privacyPolicyUrl,
-  whatDataIsCollected: row.whatDataIsCollected,
-  purposeOfDataCollection: row.purposeOfDataCollection,
-  legalBasis: row.legalBasis,
-  placeOfProcessing: row.placeOfProcessing,
-  translations: row.translations,
-  tcfVendor: row.tcfVendor ?? null,
-  tcfPurposes: row.tcfPurposes,
-  tcfSpecialFeatures: row.tcfSpecialFeatures,
-  googleConsentMode: row.googleConsentMode,
-  assets: assets.map(toEmbeddingAsset),
-});
+): Embedding => ({ ...embeddingView(row), assets: assets.map(toEmbeddingAsset) });

@@ -16,7 +16,7 @@ const GERMAN_UNITS: Record<string, [string, string]> = {
 };
 
 /** "2 years" → "2 Jahre", "session" → "Sitzung"; anything else stays as it is. */
-export function germanLifetime(lifetime: string): string {
+function germanLifetime(lifetime: string): string {
   if (lifetime === 'session') return 'Sitzung';
   if (lifetime === 'persistent') return 'dauerhaft';
   const match = /^(\d+) (second|minute|hour|day|week|month|year)s?$/.exec(lifetime);

@@ -7,7 +7,7 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** The tag that loads the consent manager for a domain, optionally forcing a language. */
-export function snippetFor(publicBaseUrl: string, domainId: string, locale?: string): string {
+function snippetFor(publicBaseUrl: string, domainId: string, locale?: string): string {
   const src = new URL('app.js', `${publicBaseUrl}/`);
   src.searchParams.set('domain', domainId);
   if (locale) src.searchParams.set('lang', locale);

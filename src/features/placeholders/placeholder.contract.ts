@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createSchema, fieldList, responseSchema, updateSchema } from '../../kernel/contract/field-list.ts';
 import { list, text } from '../../kernel/contract/fields.ts';
 
 /** Placeholder: a named text variable of a domain (SERVICE.md §2). */
@@ -21,16 +22,22 @@ export const placeholderName = z
 
 const placeholderValue = text().meta({ description: 'The text the placeholder stands for.' });
 
-export const placeholderCreate = z.strictObject({
-  name: placeholderName,
-  value: placeholderValue,
-}).meta({ id: 'PlaceholderCreate' });
+export const placeholderFields = fieldList({
+  name: {
+    write: placeholderName,
+    /** The operation checks that it repeats the name of the placeholder being updated. */
+    update: placeholderName.meta({
+      description: 'Absent, or equal to the name of the placeholder being updated: placeholders are not renamed.',
+    }),
+    required: true,
+  },
+  value: { write: placeholderValue, required: true },
+});
 
-/** On update `name` may be absent or repeat the path's name; the operation checks the latter. */
-export const placeholderUpdate = z.strictObject({
-  name: placeholderName.optional().meta({ description: "Absent, or the path's name: a placeholder is not renamed." }),
-  value: placeholderValue.optional(),
-}).meta({ id: 'PlaceholderUpdate' });
+export const placeholderCreate = createSchema(placeholderFields).meta({ id: 'PlaceholderCreate' });
+export const placeholderUpdate = updateSchema(placeholderFields).meta({ id: 'PlaceholderUpdate' });
+/** A placeholder as the service sends it. */
+export const placeholderResponse = responseSchema(placeholderFields).meta({ id: 'Placeholder' });
 
 /** Bulk replace: the domain's placeholders become exactly these, names unique. */
 export const placeholderReplaceAll = list(placeholderCreate).superRefine((items, ctx) => {
@@ -45,8 +52,4 @@ export const placeholderReplaceAll = list(placeholderCreate).superRefine((items,
 
 export type PlaceholderCreate = z.infer<typeof placeholderCreate>;
 export type PlaceholderUpdate = z.infer<typeof placeholderUpdate>;
-
-/** A placeholder as the service sends it. */
-export const placeholderResponse = z.strictObject({ name: placeholderName, value: placeholderValue }).meta({ id: 'Placeholder' });
-
 export type Placeholder = z.output<typeof placeholderResponse>;

@@ -1,11 +1,13 @@
 import {
   type Placeholder,
   placeholderCreate,
+  placeholderFields,
   placeholderReplaceAll,
   placeholderUpdate,
 } from './placeholder.contract.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder } from '../../graphql/builder.ts';
+import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import {
   createPlaceholder,
@@ -18,24 +20,14 @@ import {
 
 export const PlaceholderType = builder.objectRef<Placeholder>('Placeholder').implement({
   description: 'A named text variable of a domain.',
-  fields: (t) => ({
-    name: t.exposeString('name', { description: '1–100 letters, digits, "_", "-" or "."; unique in the domain.' }),
-    value: t.exposeString('value'),
-  }),
+  fields: (t) => payloadObjectFields(t, placeholderFields, {}),
 });
 
 const PlaceholderInput = builder.inputType('PlaceholderInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    value: t.string({ required: true }),
-  }),
+  fields: (t) => payloadInputFields(t, placeholderFields, 'create', {}),
 });
-
 const PlaceholderUpdateInput = builder.inputType('PlaceholderUpdateInput', {
-  fields: (t) => ({
-    name: t.string({ description: "Absent, or equal to the placeholder's name: placeholders are not renamed." }),
-    value: t.string(),
-  }),
+  fields: (t) => payloadInputFields(t, placeholderFields, 'update', {}),
 });
 
 builder.objectFields(DomainType, (t) => ({

@@ -1,7 +1,6 @@
 import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from './placeholder.contract.ts';
 import { isPlaceholderName } from './placeholder.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
@@ -9,12 +8,11 @@ import { newId } from '../../kernel/ids.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import { itemsOfDomain, readDomain, requireDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
-import { PlaceholderEntity, type PlaceholderRecord } from './placeholder.entity.ts';
-import { placeholdersOfDomainLoader } from './placeholder.reads.ts';
+import { PlaceholderEntity } from './placeholder.entity.ts';
+import { placeholderRecord, placeholdersOfDomainLoader } from './placeholder.reads.ts';
+import { toPlaceholder } from './placeholder.view.ts';
 
 const DUPLICATE = { duplicate: 'a placeholder with this name already exists in the domain' };
-
-export const toPlaceholder = (row: PlaceholderRecord): Placeholder => ({ name: row.name, value: row.value });
 
 export async function listPlaceholders(ctx: RequestContext, scope: DomainScope): Promise<Placeholder[]> {
   assertDomainScope(ctx.caller, scope);
@@ -23,13 +21,7 @@ export async function listPlaceholders(ctx: RequestContext, scope: DomainScope):
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {
   assertDomainScope(ctx.caller, scope);
-  const [row] = isPlaceholderName(name)
-    ? await ctx.em.execute<PlaceholderRecord[]>(
-        `select ${columnsOf(ctx.em, PlaceholderEntity, 'p')} from placeholder p join domain d on d.id = p.domain_id ` +
-          'where d.id = ? and d.client_id = ? and p.name = ?',
-        [scope.domainId, scope.clientId, name],
-      )
-    : [];
+  const row = isPlaceholderName(name) ? await placeholderRecord(ctx.em, scope, name) : undefined;
   if (row) return toPlaceholder(row);
   await readDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
   throw notFound(`placeholder ${name}`);

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { base64Image, color, readOnly, text, uniqueList } from '../../kernel/contract/fields.ts';
+import {
+  createSchema,
+  defaultsOf,
+  fieldList,
+  generatedId,
+  responseSchema,
+  updateSchema,
+} from '../../kernel/contract/field-list.ts';
+import { base64Image, color, text, uniqueList } from '../../kernel/contract/fields.ts';
 
 /** Theme: the look of the consent banner (SERVICE.md §2). */
 
@@ -10,22 +18,23 @@ export const SETTINGS_ICON_TARGETS = ['main', 'purpose'] as const;
 export const LOGO_MAX_BYTES = 512 * 1024;
 export const SETTINGS_ICON_MAX_BYTES = 64 * 1024;
 
-/** The on/off switches of a theme. */
-export const THEME_FLAGS = [
-  'widgetBlocking',
-  'widgetCloseButton',
-  'showPurposesInMainWindow',
-  'settingsAcceptAllButton',
-  'settingsCheckAndUncheckAllButtons',
-  'settingsFooter',
-  'complyWithDoNotTrack',
-  'enableOnlyInEu',
-  'manipulationPrevention',
-  'logoEnabled',
-  'settingsIconEnabled',
-  'whitelabel',
-] as const;
-export type ThemeFlag = (typeof THEME_FLAGS)[number];
+/** The on/off switches of a theme, with what a new theme has. */
+const FLAG_DEFAULTS = {
+  widgetBlocking: false,
+  widgetCloseButton: false,
+  showPurposesInMainWindow: true,
+  settingsAcceptAllButton: true,
+  settingsCheckAndUncheckAllButtons: false,
+  settingsFooter: true,
+  complyWithDoNotTrack: false,
+  enableOnlyInEu: false,
+  manipulationPrevention: false,
+  logoEnabled: false,
+  settingsIconEnabled: true,
+  whitelabel: false,
+} as const;
+export type ThemeFlag = keyof typeof FLAG_DEFAULTS;
+export const THEME_FLAGS = Object.keys(FLAG_DEFAULTS) as readonly ThemeFlag[];
 
 /** The colours of a theme, each required when creating one. */
 export const THEME_COLORS = [
@@ -49,80 +58,66 @@ export const THEME_COLORS = [
 ] as const;
 export type ThemeColor = (typeof THEME_COLORS)[number];
 
-const flagFields = Object.fromEntries(THEME_FLAGS.map((flag) => [flag, z.boolean()])) as Record<
-  ThemeFlag,
-  z.ZodBoolean
->;
+const flagFields = Object.fromEntries(
+  THEME_FLAGS.map((flag) => [flag, { write: z.boolean(), default: FLAG_DEFAULTS[flag] }]),
+) as { [F in ThemeFlag]: { readonly write: z.ZodBoolean; readonly default: boolean } };
+
 const colorFields = Object.fromEntries(
-  THEME_COLORS.map((name) => [name, color().meta({ description: 'A colour `#rrggbb`; required when creating a theme.' })]),
-) as Record<
-  ThemeColor,
-  ReturnType<typeof color>
->;
+  THEME_COLORS.map((name) => [
+    name,
+    { write: color().meta({ description: 'A colour `#rrggbb`; required when creating a theme.' }), required: true },
+  ]),
+) as { [C in ThemeColor]: { readonly write: ReturnType<typeof color>; readonly required: true } };
 
-export const themeFields = {
-  id: readOnly().meta({ readOnly: true, description: 'Read-only: sent in responses, ignored in writes.' }),
-  name: text().max(255, 'must be at most 255 characters'),
-  default: z.boolean().meta({
-    description: 'The default theme of the domain: at most one; making one default clears the flag on the others.',
-  }),
+export const themeFields = fieldList({
+  id: generatedId(),
+  name: { write: text().max(255, 'must be at most 255 characters'), required: true },
+  default: {
+    write: z.boolean().meta({
+      description: 'The default theme of the domain: at most one; making one default clears the flag on the others.',
+    }),
+    default: false,
+    stored: 'isDefault',
+  },
   ...flagFields,
-  widgetButtons: uniqueList(z.enum(WIDGET_BUTTONS)).meta({ description: 'The buttons of the banner, each at most once.' }),
-  widgetPosition: z.enum(WIDGET_POSITIONS),
-  widgetSwitchType: text(),
-  settingsIconTarget: z.enum(SETTINGS_ICON_TARGETS).meta({ description: 'Default `purpose`.' }),
-  logoImage: base64Image(LOGO_MAX_BYTES).meta({
-    description: 'Base64 of a PNG or JPEG (checked by content), at most 512 KiB decoded; null removes it.',
-  }),
-  settingsIconImage: base64Image(SETTINGS_ICON_MAX_BYTES).meta({
-    description: 'Base64 of a PNG or JPEG (checked by content), at most 64 KiB decoded; null removes it.',
-  }),
-  customCss: text(),
-  customCssForIframeBlocker: text(),
+  widgetButtons: {
+    write: uniqueList(z.enum(WIDGET_BUTTONS)).meta({ description: 'The buttons of the banner, each at most once.' }),
+    default: ['accept', 'decline', 'cpanel'],
+  },
+  widgetPosition: { write: z.enum(WIDGET_POSITIONS), default: 'bottom' },
+  widgetSwitchType: { write: text(), default: '' },
+  settingsIconTarget: {
+    write: z.enum(SETTINGS_ICON_TARGETS).meta({ description: 'Default `purpose`.' }),
+    default: 'purpose',
+  },
+  logoImage: {
+    write: base64Image(LOGO_MAX_BYTES).meta({
+      description: 'Base64 of a PNG or JPEG (checked by content), at most 512 KiB decoded; null removes it.',
+    }),
+    default: null,
+  },
+  settingsIconImage: {
+    write: base64Image(SETTINGS_ICON_MAX_BYTES).meta({
+      description: 'Base64 of a PNG or JPEG (checked by content), at most 64 KiB decoded; null removes it.',
+    }),
+    default: null,
+  },
+  customCss: { write: text(), default: '' },
+  customCssForIframeBlocker: { write: text(), default: '' },
   ...colorFields,
-};
+});
 
-const requiredOnCreate = Object.fromEntries(
-  ['name', ...THEME_COLORS].map((key) => [key, true as const]),
-) as { name: true } & Record<ThemeColor, true>;
-
-export const themeCreate = z.strictObject(themeFields).partial().required(requiredOnCreate).meta({ id: 'ThemeCreate' });
-export const themeUpdate = z.strictObject(themeFields).partial().meta({ id: 'ThemeUpdate' });
-
+export const themeCreate = createSchema(themeFields).meta({ id: 'ThemeCreate' });
+export const themeUpdate = updateSchema(themeFields).meta({ id: 'ThemeUpdate' });
 /** A theme as the service sends it: every field, defaults filled in. */
-export const themeResponse = z
-  .strictObject(themeFields)
-  .required()
-  .extend({ id: z.uuid().meta({ description: 'Generated by the service.' }) }).meta({ id: 'Theme' });
+export const themeResponse = responseSchema(themeFields).meta({ id: 'Theme' });
 
 export type Theme = z.output<typeof themeResponse>;
+export type ThemeCreate = z.infer<typeof themeCreate>;
+export type ThemeUpdate = z.infer<typeof themeUpdate>;
 
 /** Every field of a theme but its id, name and colours. */
 export type ThemeSettings = Omit<Theme, 'id' | 'name' | ThemeColor>;
 
-export const themeDefaults: ThemeSettings = {
-  default: false,
-  widgetBlocking: false,
-  widgetCloseButton: false,
-  showPurposesInMainWindow: true,
-  settingsAcceptAllButton: true,
-  settingsCheckAndUncheckAllButtons: false,
-  settingsFooter: true,
-  complyWithDoNotTrack: false,
-  enableOnlyInEu: false,
-  manipulationPrevention: false,
-  logoEnabled: false,
-  settingsIconEnabled: true,
-  whitelabel: false,
-  widgetButtons: ['accept', 'decline', 'cpanel'],
-  widgetPosition: 'bottom',
-  widgetSwitchType: '',
-  settingsIconTarget: 'purpose',
-  logoImage: null,
-  settingsIconImage: null,
-  customCss: '',
-  customCssForIframeBlocker: '',
-};
-
-export type ThemeCreate = z.infer<typeof themeCreate>;
-export type ThemeUpdate = z.infer<typeof themeUpdate>;
+/** What a new theme has where its create payload is silent: every field but the required ones. */
+export const themeDefaults: ThemeSettings = defaultsOf(themeFields);

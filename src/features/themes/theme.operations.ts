@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { THEME_COLORS, THEME_FLAGS, type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from './theme.contract.ts';
+import { type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from './theme.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { columnsOf } from '../../db/read-model.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -9,30 +8,11 @@ import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
-import { ThemeEntity, type ThemeRecord, type ThemeRow } from './theme.entity.ts';
-import { themesOfDomainLoader } from './theme.reads.ts';
+import { ThemeEntity, type ThemeRow } from './theme.entity.ts';
+import { themeRecord, themesOfDomainLoader } from './theme.reads.ts';
+import { toTheme } from './theme.view.ts';
 
 export type ThemeScope = DomainScope & { themeId: string };
-
-export function toTheme(row: ThemeRecord): Theme {
-  const pickAll = <K extends keyof ThemeRecord>(keys: readonly K[]) =>
-    Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<ThemeRecord, K>;
-  return {
-    id: row.id,
-    name: row.name,
-    default: row.isDefault,
-    ...pickAll(THEME_FLAGS),
-    widgetButtons: row.widgetButtons,
-    widgetPosition: row.widgetPosition,
-    widgetSwitchType: row.widgetSwitchType,
-    settingsIconTarget: row.settingsIconTarget,
-    logoImage: row.logoImage ?? null,
-    settingsIconImage: row.settingsIconImage ?? null,
-    customCss: row.customCss,
-    customCssForIframeBlocker: row.customCssForIframeBlocker,
-    ...pickAll(THEME_COLORS),
-  };
-}
 
 /** Payload fields → entity fields (`default` is stored as `isDefault`). */
 function toRowFields(input: ThemeUpdate) {
@@ -62,13 +42,7 @@ export async function listThemes(ctx: RequestContext, scope: DomainScope): Promi
 
 export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<Theme> {
   assertDomainScope(ctx.caller, scope);
-  const [row] = isId(scope.themeId)
-    ? await ctx.em.execute<ThemeRecord[]>(
-        `select ${columnsOf(ctx.em, ThemeEntity, 't')} from theme t join domain d on d.id = t.domain_id ` +
-          'where t.id = ? and d.id = ? and d.client_id = ?',
-        [scope.themeId, scope.domainId, scope.clientId],
-      )
-    : [];
+  const row = isId(scope.themeId) ? await themeRecord(ctx.em, scope) : undefined;
   if (row) return toTheme(row);
   await readDomain(ctx, scope);
   throw notFound(`theme ${scope.themeId}`);

@@ -71,7 +71,7 @@ function page(title: string, asset: (name: string) => string): string {
 }
 
 /** Whether a request is a browser asking for the page (not a GraphQL operation). */
-export const wantsGraphiql = (req: Request) =>
+const wantsGraphiql = (req: Request) =>
   req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html' && !req.query.query;
 
 export function graphiql(title: string): Router {

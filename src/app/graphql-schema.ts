@@ -1,5 +1,5 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { builder } from './builder.ts';
+import { builder } from '../graphql/builder.ts';
 // Each feature's index module registers its types, its fields on Domain, its queries and mutations.
 import '../features/index.ts';
 

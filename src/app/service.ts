@@ -1,16 +1,16 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { loadSettings, type Settings, SettingsError } from './config.ts';
-import { openServiceDatabase } from './app/database.ts';
-import { buildServices } from './app/services.ts';
-import { type Database, redactDatabaseUrl } from './db/orm.ts';
-import { ensureAdminKey } from './features/api-keys/admin-key.ts';
-import { createMetrics } from './http/metrics.ts';
-import { createLogger } from './logger.ts';
-import { scannerFromSettings } from './scanner/index.ts';
-import type { Scanner } from './scanner/scan.ts';
-import { buildApp } from './app/http-app.ts';
-import { StartupError } from './startup-error.ts';
+import { loadSettings, type Settings, SettingsError } from '../config.ts';
+import { openServiceDatabase } from './database.ts';
+import { buildServices } from './services.ts';
+import { type Database, redactDatabaseUrl } from '../db/orm.ts';
+import { ensureAdminKey } from '../features/api-keys/admin-key.ts';
+import { createMetrics } from '../http/metrics.ts';
+import { createLogger } from '../logger.ts';
+import { scannerFromSettings } from '../scanner/index.ts';
+import type { Scanner } from '../scanner/scan.ts';
+import { buildApp } from './http-app.ts';
+import { StartupError } from '../startup-error.ts';
 
 /** The running service. */
 export type ServiceHandle = {
