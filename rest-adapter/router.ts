@@ -4,7 +4,8 @@ import { problem } from '../src/kernel/problem.ts';
 import { jsonBody, readBody } from '../src/http/body.ts';
 import { sendProblem } from '../src/http/problems.ts';
 import { contextOf } from '../src/http/request-context.ts';
-import { type RestRoute, restRoutes } from './routes.ts';
+import type { RestRoute } from '../src/features/feature.ts';
+import { restRoutes } from './routes.ts';
 
 /** parse → call → present: the adapter does nothing else. */
 const handlerFor = (row: RestRoute) => async (req: Request, res: Response) => {

@@ -7,5 +7,3 @@ import { features } from '../src/features/index.ts';
  * status and error statuses; paths and codes are those of SERVICE.md §3.
  */
 export const restRoutes: readonly RestRoute[] = features.flatMap((feature) => feature.routes ?? []);
-
-export type { RestRoute };

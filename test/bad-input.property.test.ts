@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
+import { restRoutes } from '../rest-adapter/routes.ts';
+import type { RestRoute } from '../src/features/feature.ts';
 import { hostileValue, jsonOf, oddPathSegment, PROTO_KEYS, unicodeText } from './support/arbitraries.ts';
 import { routeLabel as label, pathOf, samplePayload, seedWorld, stateOf, type World } from './support/route-world.ts';
 import { openApiValidator } from './support/openapi-validator.ts';

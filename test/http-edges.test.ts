@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
+import { restRoutes } from '../rest-adapter/routes.ts';
+import type { RestRoute } from '../src/features/feature.ts';
 import { routeLabel as label, samplePayload, seedWorld, stateOf, pathOf, type World } from './support/route-world.ts';
 import { startScanningTestService } from './support/scanning-service.ts';
 import type { HttpAnswer, TestService } from './support/service.ts';

@@ -9,7 +9,8 @@ import {
   isObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestRoute, restRoutes } from '../rest-adapter/routes.ts';
+import { restRoutes } from '../rest-adapter/routes.ts';
+import type { RestRoute } from '../src/features/feature.ts';
 import { schema } from '../src/app/graphql-schema.ts';
 import type { ScanFindings, Scanner } from '../src/scanner/scan.ts';
 import { API, createApiKey, embeddingPayload, themePayload } from './support/fixtures.ts';

@@ -43,7 +43,7 @@ function scalarOf(schema: z.ZodType): { scalar: GraphqlScalar; values?: readonly
  * (a map, an object). A field called `id` is an ID. GraphQL takes an enum as a String, so the
  * description lists its values, unless it names them all already.
  */
-export function derivedType(key: string, schema: z.ZodType): DerivedType | undefined {
+function derivedType(key: string, schema: z.ZodType): DerivedType | undefined {
   const { inner, nullable, description } = unwrap(schema);
   const list = inner instanceof z.ZodArray;
   const item = scalarOf(list ? (inner.element as z.ZodType) : inner);

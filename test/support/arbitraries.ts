@@ -10,7 +10,7 @@ import { type GraphQLInputType, getNullableType, isInputObjectType, isListType, 
 // ── strings ─────────────────────────────────────────────────────────────────
 
 /** Strings that have broken parsers, encoders, databases and templates before. */
-export const WEIRD_STRINGS = [
+const WEIRD_STRINGS = [
   '', ' ', '\t\n', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\udc00y', '\ud83d', '😀', '\u202e\u202d', '\uffff',
   '\ufeff', 'ä', 'Ω≈ç√', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'ﷺ', '\u0301', '../../etc/passwd', '<script>alert(1)</script>',
   "'; drop table client; --", '${7*7}', '{{7*7}}', '%00', '#zzzzzz', '#FFFFFF', 'javascript:alert(1)', 'https://',
@@ -18,7 +18,7 @@ export const WEIRD_STRINGS = [
 ];
 
 /** One UTF-16 surrogate on its own: no valid Unicode, not encodable as UTF-8. */
-export const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 
 /** Odd text: the weird strings, any UTF-16 units (NUL included), whole graphemes, a lone surrogate inside text. */
 export const unicodeText = fc.oneof(
@@ -36,7 +36,7 @@ export const hugeText = fc
 // ── ids and path segments ───────────────────────────────────────────────────
 
 /** Ids as sent in a body or GraphQL variable: empty, dot steps, NUL, nearly-UUIDs, prototype names… */
-export const ODD_IDS = [
+const ODD_IDS = [
   '', ' ', '.', '..', '../..', '%2F', '%2e%2e', 'a/b', '/', '\\', '%00', '\u0000', 'a\u0000b', '\ud800', '😀', 'ä', 'null',
   'undefined', '0', '-1', 'NaN', 'true', '*', '%', '\n', "' OR '1'='1", '__proto__', 'constructor', 'prototype', 'toString',
   'hasOwnProperty', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
@@ -53,7 +53,7 @@ export const oddId = fc.oneof(
 );
 
 /** Path segments as sent, i.e. already percent-encoded (some wrongly). */
-export const ODD_PATH_SEGMENTS = [
+const ODD_PATH_SEGMENTS = [
   '..', '.', '%2e%2e', '%2E', '.%2e', '%2F', 'a%2Fb', '..%2F..%2F..', '%2F..%2F', '%5C..%5C', '%00', '%', '%zz',
   '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%FF%FE', 'null', 'undefined', '0', '-1', 'NaN', 'true',
   '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '01900000-0000-7000-8000-000000000000',
@@ -63,7 +63,7 @@ export const ODD_PATH_SEGMENTS = [
 ];
 
 /** encodeURIComponent, with lone surrogates written as their (invalid) 3-byte UTF-8 forms. */
-export function encodeSegment(value: string): string {
+function encodeSegment(value: string): string {
   let out = '';
   for (const char of value) {
     const code = char.codePointAt(0)!;
@@ -144,14 +144,14 @@ export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 export const NUMBER_TEXTS = ['0', '-0', '-1', '1.5', '1e400', '-1e400', '1e-400', '2147483648', '-2147483649', '9007199254740993', '123456789012345678901234567890'];
 
 /** A number, boolean, null or odd string. */
-export const hostileScalar = fc.oneof(
+const hostileScalar = fc.oneof(
   fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)).map(treeOf),
   fc.constantFrom(...NUMBER_TEXTS).map((number) => leaf(number)),
   unicodeText.map(treeOf),
 );
 
 /** 50–5,000 levels of lists or objects. */
-export const deepNesting = fc.tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean()).map(([depth, lists]) =>
+const deepNesting = fc.tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean()).map(([depth, lists]) =>
   lists
     ? leaf('['.repeat(depth) + ']'.repeat(depth))
     : leaf('{"a":'.repeat(depth) + 'null' + '}'.repeat(depth), '{a: '.repeat(depth) + 'null' + '}'.repeat(depth)),

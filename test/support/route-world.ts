@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { RestRoute } from '../../rest-adapter/routes.ts';
+import type { RestRoute } from '../../src/features/feature.ts';
 import { API, createApiKey, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
 import type { TestService } from './service.ts';
 

@@ -8,7 +8,7 @@ import type { DomainScope } from '../../kernel/access.ts';
 /** A domain as GraphQL sees it: the payload plus the client it belongs to, for nested fields. */
 export type DomainNode = Domain & { clientId: string };
 
-export const domainNode = (clientId: string, domain: Domain): DomainNode => ({ ...domain, clientId });
+const domainNode = (clientId: string, domain: Domain): DomainNode => ({ ...domain, clientId });
 export const scopeOf = (domain: DomainNode): DomainScope => ({ clientId: domain.clientId, domainId: domain.id });
 
 export const DomainType = builder.objectRef<DomainNode>('Domain').implement({

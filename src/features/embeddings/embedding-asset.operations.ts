@@ -5,7 +5,7 @@ import { notFound } from '../../kernel/errors.ts';
 import { isId } from '../../kernel/ids.ts';
 import { readDomain } from '../domains/domain.access.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
-import { appendAssets, type EmbeddingScope, findEmbedding, readEmbedding } from './embedding.operations.ts';
+import { appendAssets, type EmbeddingScope, findEmbedding, getEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
 
 /** The embedding assets the REST API calls "cookies". */
@@ -18,11 +18,11 @@ function pick(assets: Iterable<EmbeddingAssetRow>, assetId: string): EmbeddingAs
 }
 
 export async function listAssets(ctx: RequestContext, scope: EmbeddingScope): Promise<EmbeddingAsset[]> {
-  return (await readEmbedding(ctx, scope)).assets;
+  return (await getEmbedding(ctx, scope)).assets;
 }
 
 export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<EmbeddingAsset> {
-  const asset = (await readEmbedding(ctx, scope)).assets.find((candidate) => candidate.id === scope.assetId);
+  const asset = (await getEmbedding(ctx, scope)).assets.find((candidate) => candidate.id === scope.assetId);
   if (!asset) throw notFound(`asset ${scope.assetId}`);
   return asset;
 }

@@ -21,7 +21,7 @@ import {
 
 const AssetTranslationType = translationEntryType('EmbeddingAssetTranslation', assetTranslation);
 
-export const EmbeddingAssetType = builder.objectRef<EmbeddingAsset>('EmbeddingAsset').implement({
+const EmbeddingAssetType = builder.objectRef<EmbeddingAsset>('EmbeddingAsset').implement({
   description: 'A cookie or storage key an embedding sets (the REST API calls these "cookies").',
   fields: (t) =>
     payloadObjectFields(t, assetFields, {

@@ -51,15 +51,13 @@ export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): P
 }
 
 /** One embedding with its assets, in one statement (the domain and client checked in it too). */
-export async function readEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
+export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
   assertDomainScope(ctx.caller, scope);
   const row = isId(scope.embeddingId) ? await embeddingRecord(ctx.em, scope) : undefined;
   if (row) return toEmbedding(row, row.assets);
   await readDomain(ctx, scope);
   throw notFound(`embedding ${scope.embeddingId}`);
 }
-
-export const getEmbedding = readEmbedding;
 
 export async function createEmbedding(
   ctx: RequestContext,

@@ -55,7 +55,7 @@ const postalAddress = z
   })
   .meta({ description: 'What the imprint page says (each part null when not found).' });
 
-export const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe'] as const;
+const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe'] as const;
 
 const availablePreset = z.strictObject({
   id: z.int().min(1).meta({ description: 'A preset id of the catalog (built-in below 100000, imported from 100000).' }),

@@ -15,7 +15,7 @@ const PLACEHOLDER_NAME_PATTERN = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
 /** Whether `name` can be a placeholder's name (and so the path segment that addresses one). */
 export const isPlaceholderName = (name: string): boolean => PLACEHOLDER_NAME_PATTERN.test(name);
 
-export const placeholderName = z
+const placeholderName = z
   .string()
   .regex(PLACEHOLDER_NAME_PATTERN, 'must be 1–100 letters, digits, "_", "-" or ".", and not "." or ".." (URLs read those as path steps)')
   .meta({ description: 'Unique within the domain: 1–100 letters, digits, `_`, `-` or `.`; not `.` or `..`.' });

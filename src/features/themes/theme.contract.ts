@@ -15,8 +15,8 @@ export const WIDGET_BUTTONS = ['accept', 'decline', 'cpanel'] as const;
 export const WIDGET_POSITIONS = ['top', 'center', 'bottom', 'bottomleft', 'bottomright'] as const;
 export const SETTINGS_ICON_TARGETS = ['main', 'purpose'] as const;
 
-export const LOGO_MAX_BYTES = 512 * 1024;
-export const SETTINGS_ICON_MAX_BYTES = 64 * 1024;
+const LOGO_MAX_BYTES = 512 * 1024;
+const SETTINGS_ICON_MAX_BYTES = 64 * 1024;
 
 /** The on/off switches of a theme, with what a new theme has. */
 const FLAG_DEFAULTS = {

@@ -5,7 +5,7 @@ import { payloadInputFields, payloadObjectFields } from '../../graphql/field-lis
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import { createTheme, deleteTheme, getTheme, listThemes, updateTheme } from './theme.operations.ts';
 
-export const ThemeType = builder.objectRef<Theme>('Theme').implement({
+const ThemeType = builder.objectRef<Theme>('Theme').implement({
   description: "The consent banner's look.",
   fields: (t) => payloadObjectFields(t, themeFields, {}),
 });

@@ -23,7 +23,7 @@ export const PURPOSES = {
   '15c61c3': 'other',
 } as const;
 export type PurposeId = keyof typeof PURPOSES;
-export const PURPOSE_IDS = Object.keys(PURPOSES) as [PurposeId, ...PurposeId[]];
+const PURPOSE_IDS = Object.keys(PURPOSES) as [PurposeId, ...PurposeId[]];
 
 /**
  * Any string the database can keep exactly: PostgreSQL rejects NUL characters, and a lone
@@ -38,7 +38,7 @@ export const text = () =>
 export const nameText = (max = 255) =>
   text().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-export const LOCALE_PATTERN = /^[a-z]{2,3}(?:_[A-Z]{2})?$/;
+const LOCALE_PATTERN = /^[a-z]{2,3}(?:_[A-Z]{2})?$/;
 export const localeName = z
   .string()
   .regex(LOCALE_PATTERN, 'must be a locale name such as de_DE, en_US or a bare language such as zh');
@@ -86,7 +86,7 @@ const startsWith = (bytes: Buffer, signature: number[]) =>
   bytes.length >= signature.length && signature.every((byte, i) => bytes[i] === byte);
 
 /** Why a base64 string is not an acceptable image, or undefined when it is one. */
-export function imageProblem(value: string, maxBytes: number): string | undefined {
+function imageProblem(value: string, maxBytes: number): string | undefined {
   if (value === '' || !BASE64.test(value)) return 'must be base64 (standard alphabet, padded)';
   const bytes = Buffer.from(value, 'base64');
   if (!startsWith(bytes, PNG_SIGNATURE) && !startsWith(bytes, JPEG_SIGNATURE)) {

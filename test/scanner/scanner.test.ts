@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinCatalog } from '../src/features/catalog/catalog.ts';
-import { recogniseServices } from '../src/features/onboarding/recognise.ts';
-import { dnsEgressPolicy } from '../src/scanner/address-policy.ts';
-import { createSharedBrowser, type SharedBrowser } from '../src/scanner/browser.ts';
-import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings } from '../src/scanner/scan.ts';
-import { type FixtureWebsites, startFixtureWebsites } from './fixtures/websites.ts';
+import { builtinCatalog } from '../../src/features/catalog/catalog.ts';
+import { recogniseServices } from '../../src/features/onboarding/recognise.ts';
+import { dnsEgressPolicy } from '../../src/scanner/address-policy.ts';
+import { createSharedBrowser, type SharedBrowser } from '../../src/scanner/browser.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings } from '../../src/scanner/scan.ts';
+import { type FixtureWebsites, startFixtureWebsites } from '../fixtures/websites.ts';
 
 /** The scanner against fixture websites on loopback, with its address checks switched on. */
 

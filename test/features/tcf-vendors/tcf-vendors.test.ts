@@ -3,18 +3,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/orm.ts';
-import { openServiceDatabase } from '../src/app/database.ts';
+import type { Database } from '../../../src/db/orm.ts';
+import { openServiceDatabase } from '../../../src/app/database.ts';
 import {
   GlobalVendorListError,
   importGlobalVendorList,
   parseGlobalVendorList,
-} from '../src/features/tcf-vendors/import-global-vendor-list.ts';
-import { TcfVendorEntity } from '../src/features/tcf-vendors/tcf-vendor.entity.ts';
-import { domainState, embeddingPayload } from './support/fixtures.ts';
-import { freshTestDatabase } from './support/database.ts';
-import { type Finished, runToEnd } from './support/run-to-end.ts';
-import { useServiceWithDomain } from './support/service-with-domain.ts';
+} from '../../../src/features/tcf-vendors/import-global-vendor-list.ts';
+import { TcfVendorEntity } from '../../../src/features/tcf-vendors/tcf-vendor.entity.ts';
+import { domainState, embeddingPayload } from '../../support/fixtures.ts';
+import { freshTestDatabase } from '../../support/database.ts';
+import { type Finished, runToEnd } from '../../support/run-to-end.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
 /**
  * TCF vendors from an IAB Europe Global Vendor List an operator imports, and what they do to
@@ -26,7 +26,7 @@ import { useServiceWithDomain } from './support/service-with-domain.ts';
 
 type Json = Record<string, any>;
 
-const GVL_PATH = new URL('./fixtures/global-vendor-list.json', import.meta.url).pathname;
+const GVL_PATH = new URL('../../fixtures/global-vendor-list.json', import.meta.url).pathname;
 const GVL_TEXT = readFileSync(GVL_PATH, 'utf8');
 const gvl = (): Json => JSON.parse(GVL_TEXT);
 const VERSION = 41;
@@ -98,7 +98,7 @@ describe('the Global Vendor List file', () => {
 });
 
 describe('`consent-config tcf import`', () => {
-  const CLI = new URL('../bin/consent-config.ts', import.meta.url).pathname;
+  const CLI = new URL('../../../bin/consent-config.ts', import.meta.url).pathname;
   type Result = Finished;
   let target: { env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> };
 
@@ -152,7 +152,7 @@ describe('`consent-config tcf import`', () => {
   it('refuses what is not a Global Vendor List, an older list and a missing file in one line, storing nothing', async () => {
     const before = await stored();
     expectOneLineFailure(
-      await cli('tcf', 'import', new URL('./fixtures/open-cookie-database.csv', import.meta.url).pathname),
+      await cli('tcf', 'import', new URL('../../fixtures/open-cookie-database.csv', import.meta.url).pathname),
       /^error: cannot import .*open-cookie-database\.csv: not a JSON file: /,
     );
     expectOneLineFailure(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractAddress, type PostalAddress } from '../src/scanner/address.ts';
+import { extractAddress, type PostalAddress } from '../../src/scanner/address.ts';
 
 const none: PostalAddress = { company: null, street: null, zipCode: null, city: null };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../src/scanner/address-policy.ts';
+import { isPublicAddress } from '../../src/scanner/address-policy.ts';
 
 /** Which addresses a scan may reach: public ones only, however an address is written. */
 describe('isPublicAddress', () => {

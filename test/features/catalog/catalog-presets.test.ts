@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinPresets } from '../src/features/catalog/builtin.ts';
-import { presetSchema } from '../src/features/catalog/preset.ts';
+import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
+import { presetSchema } from '../../../src/features/catalog/preset.ts';
 
 describe('the built-in preset catalog', () => {
   it('holds at least 80 services', () => {

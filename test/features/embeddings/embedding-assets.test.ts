@@ -6,8 +6,8 @@ import {
   domainState,
   embeddingPayload,
   unknownId,
-} from './support/fixtures.ts';
-import { useServiceWithDomain } from './support/service-with-domain.ts';
+} from '../../support/fixtures.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
 /** Embedding assets, which the REST API calls "cookies": /embedding/{embeddingId}/asset[/{assetId}]. */
 

@@ -9,8 +9,8 @@ import {
   embeddingPayload,
   themePayload,
   unknownId,
-} from './support/fixtures.ts';
-import { startTestService, type TestService } from './support/service.ts';
+} from '../../support/fixtures.ts';
+import { startTestService, type TestService } from '../../support/service.ts';
 
 let service: TestService;
 beforeAll(async () => {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyEntity } from '../src/features/api-keys/api-key.entity.ts';
-import { MAX_KEYS_PER_CLIENT } from '../src/features/api-keys/api-key.operations.ts';
-import { API, createApiKey, createClient, createDomain } from './support/fixtures.ts';
-import { type ServiceProcess, startServiceProcess } from './support/service-process.ts';
-import { startTestService, type TestService } from './support/service.ts';
+import { ApiKeyEntity } from '../../../src/features/api-keys/api-key.entity.ts';
+import { MAX_KEYS_PER_CLIENT } from '../../../src/features/api-keys/api-key.operations.ts';
+import { API, createApiKey, createClient, createDomain } from '../../support/fixtures.ts';
+import { type ServiceProcess, startServiceProcess } from '../../support/service-process.ts';
+import { startTestService, type TestService } from '../../support/service.ts';
 
 /** API keys: created per client, listed by prefix, revoked; the administrator key; keys never logged. */
 

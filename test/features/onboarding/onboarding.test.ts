@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { builtinPresets } from '../src/features/catalog/builtin.ts';
-import { importOpenCookieDatabase } from '../src/features/catalog/import-open-cookie-database.ts';
-import { API, createClient, createDomain, type DomainPath, domainState, unknownId } from './support/fixtures.ts';
-import { startScanningTestService } from './support/scanning-service.ts';
-import { PUBLIC_BASE_URL, type TestService } from './support/service.ts';
+import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
+import { importOpenCookieDatabase } from '../../../src/features/catalog/import-open-cookie-database.ts';
+import { API, createClient, createDomain, type DomainPath, domainState, unknownId } from '../../support/fixtures.ts';
+import { startScanningTestService } from '../../support/scanning-service.ts';
+import { PUBLIC_BASE_URL, type TestService } from '../../support/service.ts';
 
 /** The four onboarding operations (SERVICE.md §3 "Scan domain" to "Code snippets"), over REST and GraphQL. */
 
@@ -372,7 +372,7 @@ describe('embeddings from cookies', () => {
 
   it('recognises cookies from an imported Open Cookie Database file ("imported" rule)', async () => {
     // A small file in that format, of the project's making (test/fixtures/open-cookie-database.csv).
-    const csv = await readFile(new URL('./fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
+    const csv = await readFile(new URL('../../fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
     await importOpenCookieDatabase(service.database.orm.em.fork(), csv);
     // A cookie the built-in catalog does not know, but the Open Cookie Database does.
     const answer = await service.graphql(
@@ -394,7 +394,7 @@ describe('embeddings from cookies', () => {
   });
 
   it('prefers the built-in presets to imported rows, by exact name and by pattern', async () => {
-    const csv = await readFile(new URL('./fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
+    const csv = await readFile(new URL('../../fixtures/open-cookie-database.csv', import.meta.url), 'utf8');
     await importOpenCookieDatabase(service.database.orm.em.fork(), csv);
     // _hjid and the pattern _hjSession_ are rows of the file too, under the built-in preset's own name.
     const answer = await service.graphql(

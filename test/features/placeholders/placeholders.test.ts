@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dotHeavyName } from './support/arbitraries.ts';
-import { createDomain, domainState, unknownId } from './support/fixtures.ts';
-import { useServiceWithDomain } from './support/service-with-domain.ts';
+import { dotHeavyName } from '../../support/arbitraries.ts';
+import { createDomain, domainState, unknownId } from '../../support/fixtures.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
 const { service, domain } = useServiceWithDomain();
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findChromium } from '../src/scanner/chromium.ts';
+import { findChromium } from '../../src/scanner/chromium.ts';
 
 /** Which Chromium a scan runs: CHROME_PATH, else a system browser, else the one inside the npm package. */
 describe('findChromium', () => {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/orm.ts';
-import { openServiceDatabase } from '../src/app/database.ts';
-import { loadCatalog } from '../src/features/catalog/catalog.ts';
-import { ImportedCookieEntity, ImportedServiceEntity } from '../src/features/catalog/imported.entity.ts';
-import { freshTestDatabase } from './support/database.ts';
+import type { Database } from '../../../src/db/orm.ts';
+import { openServiceDatabase } from '../../../src/app/database.ts';
+import { loadCatalog } from '../../../src/features/catalog/catalog.ts';
+import { ImportedCookieEntity, ImportedServiceEntity } from '../../../src/features/catalog/imported.entity.ts';
+import { freshTestDatabase } from '../../support/database.ts';
 
 /**
  * `npm run catalog:import -- <file.csv>` with a file in the Open Cookie Database format, run as
@@ -17,9 +17,9 @@ import { freshTestDatabase } from './support/database.ts';
  */
 
 const run = promisify(execFile);
-const OCD = new URL('./fixtures/open-cookie-database.csv', import.meta.url).pathname;
+const OCD = new URL('../../fixtures/open-cookie-database.csv', import.meta.url).pathname;
 const NODE = process.execPath;
-const SCRIPT = new URL('../scripts/catalog-import.ts', import.meta.url).pathname;
+const SCRIPT = new URL('../../../scripts/catalog-import.ts', import.meta.url).pathname;
 
 let workDir: string;
 let target: { env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { legalPageScore, pickLegalPages, type PageLink } from '../src/scanner/legal-pages.ts';
+import { legalPageScore, pickLegalPages, type PageLink } from '../../src/scanner/legal-pages.ts';
 
 const site = 'https://www.beispiel.example';
 const link = (text: string, path: string): PageLink => ({ text, href: `${site}${path}` });

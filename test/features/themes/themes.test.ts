@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../src/features/themes/theme.contract.ts';
-import { API, createDomain, type DomainPath, domainState, themePayload, unknownId } from './support/fixtures.ts';
-import { useServiceWithDomain } from './support/service-with-domain.ts';
+import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../../../src/features/themes/theme.contract.ts';
+import { API, createDomain, type DomainPath, domainState, themePayload, unknownId } from '../../support/fixtures.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
 const { service, domain } = useServiceWithDomain();
 
