@@ -1,11 +1,10 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadSettings, type Settings, SettingsError } from '../config.ts';
-import { openServiceDatabase } from './database.ts';
+import { metricsOf, openServiceDatabase } from './database.ts';
 import { buildServices } from './services.ts';
 import { type Database, redactDatabaseUrl } from '../db/orm.ts';
 import { ensureAdminKey } from '../features/api-keys/admin-key.ts';
-import { createMetrics } from '../http/metrics.ts';
 import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import type { Scanner } from '../scanner/scan.ts';
@@ -54,8 +53,7 @@ export async function startService(): Promise<ServiceHandle> {
           `Keep it now, it will not be shown again:\n\n  ${generatedKey}\n\n`,
       );
     }
-    const pool = await database.pool();
-    const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    const metrics = await metricsOf(database);
     const app = buildApp({
       orm: database.orm,
       logger,

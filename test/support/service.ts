@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { type Logger, pino } from 'pino';
-import { openServiceDatabase } from '../../src/app/database.ts';
+import { metricsOf, openServiceDatabase } from '../../src/app/database.ts';
 import { buildServices } from '../../src/app/services.ts';
 import type { Database } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/scanner/address-policy.ts';
-import { createMetrics } from '../../src/http/metrics.ts';
 import { createSharedBrowser } from '../../src/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/scanner/scan.ts';
 import { buildApp } from '../../src/app/http-app.ts';
@@ -69,8 +68,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     : await freshTestDatabase();
   const database = await openServiceDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
-  const pool = await database.pool();
-  const metrics = createMetrics(database.statements, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  const metrics = await metricsOf(database);
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
