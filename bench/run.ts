@@ -268,7 +268,7 @@ try {
         return r.status === 204 ? undefined : r.json();
       },
     );
-  const client = (await api('POST', '/client', { username: 'bench', emailAddress: 'bench@example.org' })) as { id: string };
+  const client = (await api('POST', '/client', { username: 'bench', emailAddress: 'bench@example.org', password: 'bench-password' })) as { id: string };
   const sizes = [10, 100, 1000] as const;
   const domains: Record<number, string> = {};
   const assets = Array.from({ length: 10 }, (_, i) => ({ name: `cookie_${i}`, lifetime: '1 year', description: 'A cookie of the benchmark.' }));

@@ -65,6 +65,8 @@ client
   .description('create a client; prints it as JSON')
   .requiredOption('--username <username>', 'login name, unique')
   .requiredOption('--email <address>', 'e-mail address')
+  .option('--password <password>', 'password, stored as a bcrypt hash (this or --password-hash is required)')
+  .option('--password-hash <hash>', 'a bcrypt hash ($2y$…) to store instead of hashing --password')
   .option('--first-name <name>', 'first name')
   .option('--last-name <name>', 'last name')
   .option('--company <name>', 'company')

@@ -86,7 +86,7 @@ describe('client create and key create', () => {
   let clientId: string;
 
   it('creates a client through the API operation and prints it as JSON', async () => {
-    const result = await cli(['client', 'create', '--username', 'acme', '--email', 'ops@acme.example', '--company', 'ACME GmbH', '--active']);
+    const result = await cli(['client', 'create', '--username', 'acme', '--email', 'ops@acme.example', '--password', 'acme-password', '--company', 'ACME GmbH', '--active']);
     expect(result.code, result.stderr).toBe(0);
     const client = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(client).toMatchObject({
@@ -102,11 +102,11 @@ describe('client create and key create', () => {
   }, 30_000);
 
   it('refuses a bad e-mail address with one line naming the option, exit code 2', async () => {
-    expectOneLineFailure(await cli(['client', 'create', '--username', 'other', '--email', 'not-an-address']), 2, /--email: must be an e-mail address/);
+    expectOneLineFailure(await cli(['client', 'create', '--username', 'other', '--email', 'not-an-address', '--password', 'other-password']), 2, /--email: must be an e-mail address/);
   });
 
   it('refuses a username that is taken, in one line with exit code 1', async () => {
-    expectOneLineFailure(await cli(['client', 'create', '--username', 'acme', '--email', 'x@acme.example']), 1, /already exists/);
+    expectOneLineFailure(await cli(['client', 'create', '--username', 'acme', '--email', 'x@acme.example', '--password', 'acme-password']), 1, /already exists/);
   });
 
   it('creates an API key, prints it once on stdout with a warning on stderr, and the key authenticates as the client', async () => {

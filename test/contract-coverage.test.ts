@@ -8,6 +8,7 @@ import { clientCreate, clientFields, clientUpdate } from '../src/features/client
 import { domainCreate, domainFields, domainUpdate } from '../src/features/domains/domain.contract.ts';
 import { assetCreate, assetFields, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
 import { embeddingCreate, embeddingFields, embeddingUpdate } from '../src/features/embeddings/embedding.contract.ts';
+import { localeCreate, localeFields, localeUpdate } from '../src/features/locales/locale.contract.ts';
 import { placeholderCreate, placeholderFields, placeholderUpdate } from '../src/features/placeholders/placeholder.contract.ts';
 import { themeCreate, themeFields, themeUpdate } from '../src/features/themes/theme.contract.ts';
 import { type FieldList, sentSchema, takenSchema } from '../src/kernel/contract/field-list.ts';
@@ -53,7 +54,7 @@ function expectRouteFor(operation: Operation) {
 describe('the REST route table against the contract (docs/REST-CONTRACT.md)', () => {
   it('has a route with the same success status and error statuses for every operation of the table', async () => {
     const operations = await domainOperations();
-    expect(operations).toHaveLength(25);
+    expect(operations).toHaveLength(30);
     for (const operation of operations) {
       expect(operation.path.startsWith(`${DOMAIN_PREFIX}/`), operation.name).toBe(true);
       expectRouteFor(operation);
@@ -69,6 +70,7 @@ describe('the REST route table against the contract (docs/REST-CONTRACT.md)', ()
         'GET /hosting/api/client/:clientId',
         'PUT /hosting/api/client/:clientId',
         'DELETE /hosting/api/client/:clientId',
+        'GET /hosting/api/clientgetid/:searchTerm',
         'POST /hosting/api/client/:clientId/domain',
         'GET /hosting/api/client/:clientId/domain',
         'GET /hosting/api/client/:clientId/domain/:domainId',
@@ -90,10 +92,13 @@ describe('the REST route table against the contract (docs/REST-CONTRACT.md)', ()
 });
 
 /**
- * Fields a client may send back but never sets. An asset in an embedding's `assets` may carry
- * its id, so that it keeps it; GraphQL offers that field on EmbeddingAssetInput.
+ * Fields a client may send back but never sets: those its field list marks read-only. An asset
+ * in an embedding's `assets` may carry its id, so that it keeps it; GraphQL offers that field on
+ * EmbeddingAssetInput.
  */
-const READ_ONLY = new Set(['id', 'path', 'url']);
+const READ_ONLY = new Set(
+  [clientFields, domainFields].flatMap((list) => Object.entries(list as FieldList).flatMap(([key, field]) => (field.readOnly ? [key] : []))),
+);
 
 describe('GraphQL inputs against the contract schemas', () => {
   const pairs: [string, z.ZodObject][] = [
@@ -109,6 +114,8 @@ describe('GraphQL inputs against the contract schemas', () => {
     ['EmbeddingAssetUpdateInput', assetUpdate],
     ['ThemeCreateInput', themeCreate],
     ['ThemeUpdateInput', themeUpdate],
+    ['LocaleCreateInput', localeCreate],
+    ['LocaleUpdateInput', localeUpdate],
   ];
 
   it.each(pairs)('%s has exactly the writable fields of the payload, required where the payload requires them', (typeName, payload) => {
@@ -161,6 +168,7 @@ const OUTPUTS: [string, FieldList][] = [
   ['Embedding', embeddingFields],
   ['EmbeddingAsset', assetFields],
   ['Theme', themeFields],
+  ['Locale', localeFields],
 ];
 
 /** Every GraphQL input type of a payload, with its field list, the write it is for and any field of its own. */
@@ -178,6 +186,8 @@ const INPUTS: [string, FieldList, 'create' | 'update', string[]][] = [
   ['EmbeddingAssetUpdateInput', assetFields, 'update', []],
   ['ThemeCreateInput', themeFields, 'create', []],
   ['ThemeUpdateInput', themeFields, 'update', []],
+  ['LocaleCreateInput', localeFields, 'create', []],
+  ['LocaleUpdateInput', localeFields, 'update', []],
 ];
 
 describe('GraphQL types against the payload field lists', () => {
@@ -186,6 +196,10 @@ describe('GraphQL types against the payload field lists', () => {
     expect(type).toBeInstanceOf(GraphQLObjectType);
     const graphqlFields = (type as GraphQLObjectType).getFields();
     for (const [key, field] of Object.entries(fields)) {
+      if (field.writeOnly) {
+        expect(graphqlFields[key], `${typeName}.${key} is write-only`).toBeUndefined();
+        continue;
+      }
       const graphqlField = graphqlFields[key];
       expect(graphqlField, `${typeName}.${key}`).toBeDefined();
       const expected = expectedGraphqlType(key, sentSchema(field), 'output');

@@ -53,7 +53,7 @@ const DELAYS_MS = [5, 30, 80, 200, 2_000];
 
 describe('a process killed mid-write', () => {
   it('leaves a bulk replace of 1,000 placeholders wholly applied or not at all', async () => {
-    const client = await api('POST', '/client', { username: 'crash', emailAddress: 'crash@example.org' });
+    const client = await api('POST', '/client', { username: 'crash', emailAddress: 'crash@example.org', password: 'crash-password' });
     const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'crash.example' });
     const path = `/client/${client.body.id}/domain/${domain.body.id}/placeholder`;
     const list = (label: string) => Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, value: `${label} ${i}` }));
@@ -78,7 +78,7 @@ describe('a process killed mid-write', () => {
   }, 120_000);
 
   it('leaves a preset import wholly applied or not at all', async () => {
-    const client = await api('POST', '/client', { username: 'crash-presets', emailAddress: 'crash@example.org' });
+    const client = await api('POST', '/client', { username: 'crash-presets', emailAddress: 'crash@example.org', password: 'crash-password' });
     const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'presets.example' });
     const base = `/client/${client.body.id}/domain/${domain.body.id}`;
     const presets = builtinPresets.map((preset) => ({ id: preset.id }));

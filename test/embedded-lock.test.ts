@@ -92,7 +92,7 @@ async function usernames(service: ServiceProcess): Promise<string[]> {
 }
 
 async function createClient(service: ServiceProcess, username: string, active = false): Promise<string> {
-  const answer = await service.request('POST', '/hosting/api/client', { body: { username, emailAddress: `${username}@example.org`, active } });
+  const answer = await service.request('POST', '/hosting/api/client', { body: { username, emailAddress: `${username}@example.org`, password: `${username}-password`, active } });
   expect(answer.status, answer.text).toBe(201);
   return (answer.body as { id: string }).id;
 }
@@ -144,7 +144,7 @@ describe('CLI commands while the service runs', () => {
   let service: ServiceProcess;
   let clientId: string;
   const commands = () => [
-    ['client', 'create', '--username', 'from-cli', '--email', 'cli@example.org'],
+    ['client', 'create', '--username', 'from-cli', '--email', 'cli@example.org', '--password', 'cli-password'],
     ['key', 'create', '--client', clientId, '--name', 'from-cli'],
     ['migrate'],
     ['catalog', 'import', csv()],
@@ -250,7 +250,7 @@ describe('a clean stop', () => {
     expect(existsSync(join(dataDir, LOCK_DIR))).toBe(true);
     expect(await service.stop('SIGTERM')).toBe(0);
     expect(existsSync(join(dataDir, LOCK_DIR))).toBe(false);
-    const result = await cli(['client', 'create', '--username', 'after-stop', '--email', 'after@example.org'], dataDir);
+    const result = await cli(['client', 'create', '--username', 'after-stop', '--email', 'after@example.org', '--password', 'after-password'], dataDir);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ username: 'after-stop' });
   }, 60_000);

@@ -34,7 +34,7 @@ import {
   unicodeText,
 } from './support/arbitraries.ts';
 import { embeddingPayload, themePayload } from './support/fixtures.ts';
-import { seedWorld, stateOf, type World } from './support/route-world.ts';
+import { localeNameOf, seedWorld, stateOf, type World } from './support/route-world.ts';
 import { ADMIN_KEY, startTestService, type TestService } from './support/service.ts';
 
 /**
@@ -68,7 +68,7 @@ const mutations = Object.values(schema.getMutationType()!.getFields());
 type Baseline = (world: World, tag: string) => Record<string, unknown>;
 const BASELINES: Record<string, Baseline> = {
   createApiKey: ({ ids }, tag) => ({ clientId: ids.clientId, input: { name: `key ${tag}` } }),
-  createClient: (_, tag) => ({ input: { username: `op-${tag}`, emailAddress: 'op@example.org' } }),
+  createClient: (_, tag) => ({ input: { username: `op-${tag}`, emailAddress: 'op@example.org', password: 'op-password' } }),
   createDomain: ({ ids }) => ({ clientId: ids.clientId, input: { name: 'shop.example.org' } }),
   createEmbedding: ({ ids }) => ({ ...domainOf(ids), input: embeddingPayload({ name: 'Vimeo' }) }),
   createEmbeddingAsset: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, input: { name: '_ga' } }),
@@ -79,12 +79,14 @@ const BASELINES: Record<string, Baseline> = {
       { name: `unknown-${tag}`, storageType: 'localStorage' },
     ],
   }),
+  createLocale: ({ ids }, tag) => ({ ...domainOf(ids), input: { name: localeNameOf(tag), widgetTitle: 'Hello' } }),
   createPlaceholder: ({ ids }, tag) => ({ ...domainOf(ids), input: { name: `p-${tag}`, value: 'x' } }),
   createTheme: ({ ids }) => ({ ...domainOf(ids), input: themePayload({ name: 'Second' }) }),
   deleteClient: ({ ids }) => ({ id: ids.clientId }),
   deleteDomain: ({ ids }) => ({ clientId: ids.clientId, id: ids.domainId }),
   deleteEmbedding: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId }),
   deleteEmbeddingAsset: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, assetId: ids.assetId }),
+  deleteLocale: ({ ids }) => ({ ...domainOf(ids), name: ids.localeName }),
   deletePlaceholder: ({ ids }) => ({ ...domainOf(ids), name: ids.placeholderName }),
   deleteTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId }),
   importPresets: ({ ids }) => ({ ...domainOf(ids), presets: [{ id: 200, active: true }] }),
@@ -99,6 +101,11 @@ const BASELINES: Record<string, Baseline> = {
     embeddingId: ids.embeddingId,
     assetId: ids.assetId,
     input: { lifetime: '1 day' },
+  }),
+  updateLocale: ({ ids }) => ({
+    ...domainOf(ids),
+    name: ids.localeName,
+    input: { widgetTitle: 'Changed', purposeNames: [{ purpose: 'cdcbd7c', text: 'Ads' }] },
   }),
   updatePlaceholder: ({ ids }) => ({ ...domainOf(ids), name: ids.placeholderName, input: { value: 'changed' } }),
   updateTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId, input: { customCss: 'a { color: red }' } }),

@@ -2,6 +2,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest-adapter/routes.ts';
+import { CLIENT_FEATURES } from '../src/features/clients/client.contract.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import {
   buildOpenApiDocument,
@@ -143,10 +144,20 @@ describe('the harness check against the document', () => {
     lastName: '',
     company: '',
     active: false,
+    domainCount: 1,
+    domainMaxCount: 0,
+    whitelabelCount: 0,
+    whitelabelMaxCount: 0,
+    widgetDisplayCount: 0,
+    widgetDisplayMaxCount: -1,
+    autoCreateDomains: false,
+    features: Object.fromEntries(CLIENT_FEATURES.map((name) => [name, false])),
   };
+  /** The same client as "read all clients" lists it. */
+  const listed = { ...client, actualCallCount: 0, domainCountData: [['www.example.org', 0]] };
 
   it('takes answers the document describes', () => {
-    validator.check(exchange('GET', '/hosting/api/client', 200, [client]));
+    validator.check(exchange('GET', '/hosting/api/client', 200, [listed]));
     validator.check(exchange('GET', `/hosting/api/client/${client.id}/`, 404, notFound));
     validator.check(exchange('DELETE', `/hosting/api/client/${client.id}`, 204, undefined));
     validator.check(exchange('GET', '/hosting/api/nothing', 404, { ...notFound }));
@@ -155,8 +166,8 @@ describe('the harness check against the document', () => {
 
   it.each([
     ['an undocumented status', exchange('GET', '/hosting/api/client', 404, notFound)],
-    ['a body the schema refuses', exchange('GET', '/hosting/api/client', 200, [{ ...client, id: 7 }])],
-    ['a property the schema does not have', exchange('GET', '/hosting/api/client', 200, [{ ...client, secret: 'x' }])],
+    ['a body the schema refuses', exchange('GET', '/hosting/api/client', 200, [{ ...listed, id: 7 }])],
+    ['a property the schema does not have', exchange('GET', '/hosting/api/client', 200, [{ ...listed, secret: 'x' }])],
     ['a missing property', exchange('GET', `/hosting/api/client/${client.id}`, 200, { ...client, username: undefined })],
     ['a problem of the wrong status', exchange('GET', `/hosting/api/client/${client.id}`, 404, { ...notFound, status: 400 })],
     ['a body on a 204', exchange('DELETE', `/hosting/api/client/${client.id}`, 204, { ok: true })],

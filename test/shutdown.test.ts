@@ -125,7 +125,7 @@ describe('shutdown', () => {
     expect(service.ready, service.output().stderr).toBe(true);
     const base = service.base;
     const api = (method: string, path: string, body?: unknown) => service.request(method, `/hosting/api${path}`, { body });
-    const client = (await api('POST', '/client', { username: 'shutdown', emailAddress: 'ops@example.org' })).body as { id: string };
+    const client = (await api('POST', '/client', { username: 'shutdown', emailAddress: 'ops@example.org', password: 'ops-password' })).body as { id: string };
     const site = `http://127.0.0.1:${(slowSite.address() as AddressInfo).port}/`;
     const domain = (await api('POST', `/client/${client.id}/domain`, { name: site })).body as { id: string };
 
@@ -183,7 +183,7 @@ describe('shutdown under keep-alive load', () => {
       try {
         expect(service.ready, service.output().stderr).toBe(true);
         const api = (method: string, path: string, body?: unknown) => service.request(method, `/hosting/api${path}`, { body });
-        const client = (await api('POST', '/client', { username: 'keep-alive', emailAddress: 'ops@example.org' })).body as { id: string };
+        const client = (await api('POST', '/client', { username: 'keep-alive', emailAddress: 'ops@example.org', password: 'ops-password' })).body as { id: string };
         const site = `http://127.0.0.1:${(heldSite.address() as AddressInfo).port}/`;
         const scanned = (await api('POST', `/client/${client.id}/domain`, { name: site })).body as { id: string };
         const authorization = `Bearer ${ADMIN}`;

@@ -14,7 +14,7 @@ import type { RestRoute } from '../src/features/feature.ts';
 import { schema } from '../src/app/graphql-schema.ts';
 import type { ScanFindings, Scanner } from '../src/scanner/scan.ts';
 import { API, createApiKey, embeddingPayload, themePayload } from './support/fixtures.ts';
-import { pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
+import { localeNameOf, pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
 import { type GraphqlAnswer, type HttpAnswer, type TestClient, type TestService, startTestService } from './support/service.ts';
 
 /**
@@ -122,6 +122,7 @@ async function snapshotOf(clientId: string): Promise<string> {
       embeddings,
       assets,
       themes: await read(`${base}/theme`),
+      locales: await read(`${base}/locale`),
       snippets: await read(`${base}/onboarding/embed`),
     });
   }
@@ -248,23 +249,23 @@ describe('REST: a client key on another client', () => {
     // And A's key is as blind to B as B's key is to A.
     const answer = await asA.rest('GET', `${API}/${b.ids.clientId}`);
     expect(problemMismatch(answer, [404])).toBe('');
-    const create = await asA.rest('POST', API, { username: `op-${randomUUID()}`, emailAddress: 'op@example.org' });
+    const create = await asA.rest('POST', API, { username: `op-${randomUUID()}`, emailAddress: 'op@example.org', password: 'op-password' });
     expect(problemMismatch(create, [404])).toBe('');
   });
 });
 
 // ── GraphQL ─────────────────────────────────────────────────────────────────
 
-type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'keyId';
+type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm';
 /** How deep an id sits: a mixed call takes the shallow ones from B and the deeper ones from A. */
-const DEPTH: Record<IdName, number> = { clientId: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, assetId: 3 };
+const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, assetId: 3 };
 
 /**
  * Valid arguments per mutation: which argument carries which id of the world, and the others.
  * A mutation missing here fails the suite: add its entry.
  */
 const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: string) => Record<string, unknown> }> = {
-  createClient: { ids: {}, args: (tag) => ({ input: { username: `op-${tag}`, emailAddress: 'op@example.org' } }) },
+  createClient: { ids: {}, args: (tag) => ({ input: { username: `op-${tag}`, emailAddress: 'op@example.org', password: 'op-password' } }) },
   updateClient: { ids: { id: 'clientId' }, args: () => ({ input: { company: 'ACME' } }) },
   deleteClient: { ids: { id: 'clientId' } },
   createApiKey: { ids: { clientId: 'clientId' }, args: (tag) => ({ input: { name: `key ${tag}` } }) },
@@ -276,6 +277,9 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   replacePlaceholders: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: (tag) => ({ placeholders: [{ name: `p-${tag}`, value: 'b' }] }) },
   updatePlaceholder: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'placeholderName' }, args: () => ({ input: { value: 'changed' } }) },
   deletePlaceholder: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'placeholderName' } },
+  createLocale: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: (tag) => ({ input: { name: localeNameOf(tag), widgetTitle: 'Hello' } }) },
+  updateLocale: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'localeName' }, args: () => ({ input: { widgetTitle: 'Changed' } }) },
+  deleteLocale: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'localeName' } },
   createEmbedding: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: () => ({ input: embeddingPayload({ name: 'Vimeo' }) }) },
   updateEmbedding: { ids: { clientId: 'clientId', domainId: 'domainId', embeddingId: 'embeddingId' }, args: () => ({ input: { vendor: 'Someone' } }) },
   deleteEmbedding: { ids: { clientId: 'clientId', domainId: 'domainId', embeddingId: 'embeddingId' } },
@@ -300,6 +304,7 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
 const FIELD_ARGS: Record<string, { ids: Record<string, IdName>; args?: () => Record<string, unknown> }> = {
   'Client.domain': { ids: { id: 'domainId' } },
   'Domain.placeholder': { ids: { name: 'placeholderName' } },
+  'Domain.locale': { ids: { name: 'localeName' } },
   'Domain.embedding': { ids: { id: 'embeddingId' } },
   'Domain.theme': { ids: { id: 'themeId' } },
   'Domain.embeddingsFromCookiesPlan': { ids: {}, args: () => ({ cookies: [{ name: '_ga', storageType: 'cookie' }] }) },
@@ -309,6 +314,7 @@ const FIELD_ARGS: Record<string, { ids: Record<string, IdName>; args?: () => Rec
 /** What a client key may do with each Query field. A field missing here fails the suite. */
 const QUERIES: Record<string, 'A-scoped' | 'own-list' | 'shared'> = {
   client: 'A-scoped',
+  clientBySearchTerm: 'A-scoped',
   domain: 'A-scoped',
   clients: 'own-list',
   presets: 'shared',
@@ -316,6 +322,7 @@ const QUERIES: Record<string, 'A-scoped' | 'own-list' | 'shared'> = {
 };
 const QUERY_IDS: Record<string, Record<string, IdName>> = {
   client: { id: 'clientId' },
+  clientBySearchTerm: { searchTerm: 'searchTerm' },
   domain: { clientId: 'clientId', id: 'domainId' },
 };
 

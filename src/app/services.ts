@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
+import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
 import { createScanGate, type ScanOutcome } from '../features/onboarding/scan-gate.ts';
 import type { Scanner } from '../scanner/scan.ts';
 
@@ -23,5 +24,6 @@ export function buildServices(parts: ServiceParts): AppServices {
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
+    syncLocalesOfDomain,
   };
 }

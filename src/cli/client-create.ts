@@ -8,6 +8,8 @@ import { invalidOptions } from './errors.ts';
 export type ClientCreateOptions = {
   username: string;
   email: string;
+  password?: string;
+  passwordHash?: string;
   firstName?: string;
   lastName?: string;
   company?: string;
@@ -18,6 +20,8 @@ export type ClientCreateOptions = {
 const OPTION_OF: Record<string, string> = {
   username: '--username',
   emailAddress: '--email',
+  password: '--password',
+  passwordHash: '--password-hash',
   firstName: '--first-name',
   lastName: '--last-name',
   company: '--company',
@@ -29,6 +33,8 @@ export async function clientCreateCommand(options: ClientCreateOptions, output: 
   const payload = {
     username: options.username,
     emailAddress: options.email,
+    password: options.password,
+    passwordHash: options.passwordHash,
     firstName: options.firstName,
     lastName: options.lastName,
     company: options.company,

@@ -3,6 +3,7 @@ import { catalogFeature } from './catalog/index.ts';
 import { clientsFeature } from './clients/index.ts';
 import { domainsFeature } from './domains/index.ts';
 import { embeddingsFeature } from './embeddings/index.ts';
+import { localesFeature } from './locales/index.ts';
 import type { Feature } from './feature.ts';
 import { onboardingFeature } from './onboarding/index.ts';
 import { placeholdersFeature } from './placeholders/index.ts';
@@ -20,6 +21,7 @@ export const features: readonly Feature[] = [
   placeholdersFeature,
   embeddingsFeature,
   themesFeature,
+  localesFeature,
   catalogFeature,
   tcfVendorsFeature,
   onboardingFeature,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   type FieldList,
   type PayloadOf,
+  sentFields,
   sentSchema,
   takenSchema,
   type UpdateShape,
@@ -70,7 +71,7 @@ export function payloadObjectFields<L extends FieldList, Shape extends PayloadOf
 ): FieldMap {
   const given: Partial<Record<string, GenericFieldRef<unknown>>> = declared;
   return Object.fromEntries(
-    Object.entries(list).map(([key, field]) => [
+    sentFields(list).map(([key, field]) => [
       key,
       given[key] ?? exposedField(t, key, requireDerivedType(key, sentSchema(field))),
     ]),

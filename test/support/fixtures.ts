@@ -11,12 +11,15 @@ export type DomainPath = { clientId: string; domainId: string; base: string };
 
 export type Client = { id: string; username: string };
 
-/** An active client (only an active client's keys are let in). */
+/** An active client (only an active client's keys are let in), with a quota of 20 domains. */
 export async function createClient(service: TestService, overrides: Record<string, unknown> = {}): Promise<Client> {
   const answer = await service.rest('POST', API, {
     username: `operator-${randomUUID()}`,
     emailAddress: 'ops@example.org',
+    password: 'operator-password',
     active: true,
+    // Room for the domains the suites create with the client's own key (the administrator is not held to quotas).
+    domainMaxCount: 20,
     ...overrides,
   });
   expect(answer.status, answer.text).toBe(201);
@@ -63,10 +66,10 @@ export const themePayload = (overrides: Record<string, unknown> = {}) => ({
 
 /** Everything stored under a domain, read back through REST, to prove a write changed nothing. */
 export async function domainState(service: TestService, path: DomainPath) {
-  const [domain, placeholders, embeddings, themes] = await Promise.all(
-    ['', '/placeholder', '/embedding', '/theme'].map((suffix) => service.rest('GET', `${path.base}${suffix}`)),
+  const [domain, placeholders, embeddings, themes, locales] = await Promise.all(
+    ['', '/placeholder', '/embedding', '/theme', '/locale'].map((suffix) => service.rest('GET', `${path.base}${suffix}`)),
   );
-  return { domain: domain!.body, placeholders: placeholders!.body, embeddings: embeddings!.body, themes: themes!.body };
+  return { domain: domain!.body, placeholders: placeholders!.body, embeddings: embeddings!.body, themes: themes!.body, locales: locales!.body };
 }
 
 /** A well-formed id that names nothing. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RestRoute } from '../../src/features/feature.ts';
 import { API, createApiKey, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
@@ -24,6 +24,7 @@ export async function seedWorld(service: TestService): Promise<World> {
   const placeholder = await service.rest('POST', `${domain.base}/placeholder`, { name: 'seeded', value: 'v' });
   expect(placeholder.status, placeholder.text).toBe(201);
   const key = await createApiKey(service, domain.clientId, 'seeded');
+  const client = await service.rest('GET', `${API}/${domain.clientId}`);
   return {
     domain,
     ids: {
@@ -33,7 +34,11 @@ export async function seedWorld(service: TestService): Promise<World> {
       assetId: embedding.body.assets[0].id,
       themeId: theme.body.id,
       placeholderName: 'seeded',
+      // Every new domain has the locales de_DE and en_US.
+      localeName: 'de_DE',
       keyId: key.id,
+      // The client search finds the seeded client by its username.
+      searchTerm: client.body.username,
     },
   };
 }
@@ -60,9 +65,16 @@ export async function stateOf(service: TestService, world: World) {
   return { domain, domains: domains.body, apiKeys: apiKeys.body, clients: clients.body };
 }
 
+/** A well-formed locale name of three letters and a region, made from `tag` (so no new domain has it yet). */
+export function localeNameOf(tag: string): string {
+  const letters = createHash('sha256').update(tag).digest().subarray(0, 5);
+  const letter = (byte: number, base: number) => String.fromCharCode(base + (byte % 26));
+  return `${[...letters.subarray(0, 3)].map((b) => letter(b, 97)).join('')}_${[...letters.subarray(3)].map((b) => letter(b, 65)).join('')}`;
+}
+
 /** A valid body per body route, made unique by `tag` where a name must be unique. */
 const samples: Record<string, (tag: string) => unknown> = {
-  'POST /hosting/api/client': (tag) => ({ username: `op-${tag}`, emailAddress: 'op@example.org' }),
+  'POST /hosting/api/client': (tag) => ({ username: `op-${tag}`, emailAddress: 'op@example.org', password: 'op-password' }),
   'PUT /hosting/api/client/:clientId': () => ({ company: 'ACME' }),
   'POST /hosting/api/client/:clientId/apikey': (tag) => ({ name: `key ${tag}`.slice(0, 100) }),
   'POST /hosting/api/client/:clientId/domain': () => ({ name: 'shop.example.org' }),
@@ -70,6 +82,8 @@ const samples: Record<string, (tag: string) => unknown> = {
   'POST /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => ({ name: `p-${tag}`, value: 'x' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder': (tag) => [{ name: `p-${tag}`, value: 'b' }],
   'PUT /hosting/api/client/:clientId/domain/:domainId/placeholder/:placeholderName': () => ({ value: 'changed' }),
+  'POST /hosting/api/client/:clientId/domain/:domainId/locale': (tag) => ({ name: localeNameOf(tag), widgetTitle: 'Hello' }),
+  'PUT /hosting/api/client/:clientId/domain/:domainId/locale/:localeName': () => ({ widgetTitle: 'Changed', purposeNames: { cdcbd7c: 'Ads' } }),
   'POST /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset': () => ({ name: '_ga' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset/:assetId': () => ({ lifetime: '1 day' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/embedding': () => embeddingPayload({ name: 'Vimeo' }),

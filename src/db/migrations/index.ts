@@ -4,6 +4,8 @@ import { Migration20261122200450_onboarding } from './Migration20261122200450_on
 import { Migration20261122202429_api_keys } from './Migration20261122202429_api_keys.ts';
 import { Migration20261123133841_api_key_created_by } from './Migration20261123133841_api_key_created_by.ts';
 import { Migration20261123140103_tcf_vendors } from './Migration20261123140103_tcf_vendors.ts';
+import { Migration20261123174000_ccm19_clients_domains } from './Migration20261123174000_ccm19_clients_domains.ts';
+import { Migration20261123174100_locales } from './Migration20261123174100_locales.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +14,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122202429_api_keys', class: Migration20261122202429_api_keys },
   { name: 'Migration20261123133841_api_key_created_by', class: Migration20261123133841_api_key_created_by },
   { name: 'Migration20261123140103_tcf_vendors', class: Migration20261123140103_tcf_vendors },
+  { name: 'Migration20261123174000_ccm19_clients_domains', class: Migration20261123174000_ccm19_clients_domains },
+  { name: 'Migration20261123174100_locales', class: Migration20261123174100_locales },
 ];

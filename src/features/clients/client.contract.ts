@@ -7,27 +7,128 @@ import {
   responseSchema,
   updateSchema,
 } from '../../kernel/contract/field-list.ts';
-import { nameText, text } from '../../kernel/contract/fields.ts';
+import { MAX_INT32, nameText, readOnly, text } from '../../kernel/contract/fields.ts';
 
-/** Client: a customer account (management, same shape as the real API's). */
+/** Client: a customer account (management, same shape as CCM19's Hosting API). */
+
+/** The switches of what a client may use, as CCM19 names them; each is off unless set. */
+export const CLIENT_FEATURES = [
+  'canUseABTests',
+  'canUseAnalytics',
+  'canUseConsentSharing',
+  'canUseDomAPI',
+  'canUseIAB',
+  'canUseIframeCSS',
+  'canUseIframes',
+  'canUseIndCSS',
+  'canUseMultiDom',
+  'canUseOwnLogo',
+  'canUseScripts',
+  'canUseUserGroupRights',
+  'moreThan2Lang',
+] as const;
+export type ClientFeature = (typeof CLIENT_FEATURES)[number];
+
+const featureSwitch = (name: ClientFeature) => z.boolean().meta({ description: `The client may use ${name.replace(/^canUse/, '')}. Default false.` });
+/** Every switch, as responses send them. */
+const clientFeaturesRead = z
+  .strictObject(Object.fromEntries(CLIENT_FEATURES.map((name) => [name, featureSwitch(name)])) as Record<ClientFeature, z.ZodBoolean>)
+  .meta({ id: 'ClientFeatures', description: 'What the client may use; each switch defaults to false.' });
+/** Some of the switches: a write changes only those it sends. */
+const clientFeaturesWrite = clientFeaturesRead
+  .partial()
+  .meta({ id: 'ClientFeaturesInput', description: 'Switches to set; those not sent keep their value (false on create).' });
+
+export const NO_FEATURES = Object.fromEntries(CLIENT_FEATURES.map((name) => [name, false])) as Record<ClientFeature, boolean>;
+
+/**
+ * A bcrypt hash as CCM19 and PHP write them (`$2y$`), or as other libraries do (`$2a$`, `$2b$`):
+ * a cost of 04 to 31 and 53 characters of bcrypt's base64 (salt and hash).
+ */
+export const BCRYPT_HASH = /^\$2[aby]\$(?:0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+
+/** bcrypt reads no more than 72 bytes of a password; a longer one would silently match its prefix. */
+const password = text()
+  .min(1, 'must not be empty')
+  .refine((value) => Buffer.byteLength(value, 'utf8') <= 72, { message: 'must be at most 72 bytes in UTF-8 (bcrypt reads no more)' })
+  .meta({
+    description:
+      'Write-only: the password in plain text, stored only as a bcrypt hash and never sent back. On create `password` or `passwordHash` is required; `password` wins when both are sent. Omitted on update, the password stays as it is.',
+  });
+
+const passwordHash = z
+  .string()
+  .regex(BCRYPT_HASH, 'must be a bcrypt hash ($2y$, $2b$ or $2a$, cost 04 to 31)')
+  .meta({ description: 'Write-only: a bcrypt hash (`$2y$…`) stored as given instead of hashing `password`; never sent back.' });
+
+/** A quota: at least -1, where -1 means unlimited. */
+const quota = (what: string) =>
+  z
+    .int('must be an integer')
+    .min(-1, 'must be -1 (unlimited) or more')
+    .max(MAX_INT32)
+    .meta({ description: `${what} -1 = unlimited. Default 0. Binds the client's own key; the administrator's writes ignore it.` });
+
+const readOnlyCount = (description: string) => ({
+  write: readOnly().meta({ readOnly: true, description: 'Read-only: ignored in writes.' }),
+  read: z.int().min(0).meta({ description }),
+  readOnly: true,
+} as const);
 
 export const clientFields = fieldList({
   id: generatedId(),
   username: { write: nameText(180).meta({ description: 'Unique across clients.' }), required: true },
+  password: { write: password, writeOnly: true },
+  passwordHash: { write: passwordHash, writeOnly: true },
   emailAddress: { write: z.email('must be an e-mail address').max(320), required: true },
   firstName: { write: text().max(255), default: '' },
   lastName: { write: text().max(255), default: '' },
   company: { write: text().max(255), default: '' },
-  active: { write: z.boolean().meta({ description: 'Default false.' }), default: false },
+  active: { write: z.boolean().meta({ description: 'Whether the client (and its keys) may log in. Default false.' }), default: false },
+  domainCount: readOnlyCount('Read-only: how many domains the client has.'),
+  domainMaxCount: { write: quota('How many domains the client may have;'), default: 0 },
+  whitelabelCount: readOnlyCount('Read-only: how many of its domains are whitelabel.'),
+  whitelabelMaxCount: { write: quota('How many whitelabel domains the client may have;'), default: 0 },
+  widgetDisplayCount: readOnlyCount(
+    'Read-only: banner loads of all its domains this calendar month (0 until the service counts banner loads).',
+  ),
+  widgetDisplayMaxCount: { write: quota('How many banner loads a month the client may have;'), default: 0 },
+  autoCreateDomains: {
+    write: z.boolean().meta({ description: 'Whether domains the banner is loaded on are created for the client by themselves. Default false.' }),
+    default: false,
+  },
+  features: { write: clientFeaturesWrite, read: clientFeaturesRead },
 });
 
-export const clientCreate = createSchema(clientFields).meta({ id: 'ClientCreate' });
+/** Whether a create payload says how the client logs in. */
+const credentialsGiven = (payload: unknown) =>
+  typeof payload === 'object' && payload !== null && ('password' in payload || 'passwordHash' in payload);
+
+export const clientCreate = createSchema(clientFields)
+  .refine(credentialsGiven, {
+    path: ['password'],
+    message: 'is required (or passwordHash)',
+    // Reported beside the other fields' problems, not only once they are right.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+  })
+  .meta({ id: 'ClientCreate' });
 export const clientUpdate = updateSchema(clientFields).meta({ id: 'ClientUpdate' });
-/** A client as the service sends it: every field, defaults filled in. */
+/** A client as the service sends it: every field but the password, defaults filled in. */
 export const clientResponse = responseSchema(clientFields).meta({ id: 'Client' });
+
+/** A client in the answer of "read all clients": with its banner loads this month per domain. */
+export const clientListItem = clientResponse
+  .extend({
+    actualCallCount: z.int().min(0).meta({ description: 'Banner loads of all its domains this calendar month (0 until the service counts them).' }),
+    domainCountData: z
+      .array(z.tuple([z.string(), z.int().min(0)]))
+      .meta({ description: 'Per domain: [domain name, banner loads this calendar month] (counts 0 until the service counts them).' }),
+  })
+  .meta({ id: 'ClientListItem' });
 
 export const clientDefaults = defaultsOf(clientFields);
 
 export type ClientCreate = z.infer<typeof clientCreate>;
 export type ClientUpdate = z.infer<typeof clientUpdate>;
 export type Client = z.output<typeof clientResponse>;
+export type ClientListItem = z.output<typeof clientListItem>;

@@ -1,18 +1,31 @@
-import { type Client, clientCreate, clientFields, clientUpdate } from './client.contract.ts';
+import { type Client, CLIENT_FEATURES, clientCreate, clientFields, clientUpdate } from './client.contract.ts';
 import { builder } from '../../graphql/builder.ts';
 import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
-import { createClient, deleteClient, getClient, listClients, updateClient } from './client.operations.ts';
+import { createClient, deleteClient, findClient, getClient, listClients, updateClient } from './client.operations.ts';
+
+const ClientFeaturesType = builder.objectRef<Client['features']>('ClientFeatures').implement({
+  description: 'What the client may use; each switch defaults to false.',
+  fields: (t) => Object.fromEntries(CLIENT_FEATURES.map((name) => [name, t.exposeBoolean(name)])),
+});
+
+const ClientFeaturesInput = builder.inputType('ClientFeaturesInput', {
+  description: 'Switches to set; those not sent keep their value (false on create).',
+  fields: (t) => Object.fromEntries(CLIENT_FEATURES.map((name) => [name, t.boolean({ required: false })])),
+});
 
 export const ClientType = builder.objectRef<Client>('Client').implement({
-  description: 'A customer account: an operator or agency with its domains.',
-  fields: (t) => payloadObjectFields(t, clientFields, {}),
+  description: 'A customer account: an operator or agency with its domains. Its password is never sent.',
+  fields: (t) =>
+    payloadObjectFields(t, clientFields, {
+      features: t.expose('features', { type: ClientFeaturesType }),
+    }),
 });
 
 const ClientCreateInput = builder.inputType('ClientCreateInput', {
-  fields: (t) => payloadInputFields(t, clientFields, 'create', {}),
+  fields: (t) => payloadInputFields(t, clientFields, 'create', { features: t.field({ type: ClientFeaturesInput }) }),
 });
 const ClientUpdateInput = builder.inputType('ClientUpdateInput', {
-  fields: (t) => payloadInputFields(t, clientFields, 'update', {}),
+  fields: (t) => payloadInputFields(t, clientFields, 'update', { features: t.field({ type: ClientFeaturesInput }) }),
 });
 
 builder.queryFields((t) => ({
@@ -21,6 +34,13 @@ builder.queryFields((t) => ({
     type: ClientType,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_, { id }, ctx) => getClient(ctx, id),
+  }),
+  clientBySearchTerm: t.field({
+    type: ClientType,
+    description:
+      "The client whose username, or else e-mail address, is exactly `searchTerm` (REST's clientgetid); NOT_FOUND when none is. A client key finds only its own client.",
+    args: { searchTerm: t.arg.string({ required: true }) },
+    resolve: (_, { searchTerm }, ctx) => findClient(ctx, searchTerm),
   }),
 }));
 

@@ -1,34 +1,101 @@
-import { type Client, type ClientCreate, clientDefaults, type ClientUpdate } from './client.contract.ts';
+import bcrypt from 'bcryptjs';
+import {
+  type Client,
+  type ClientCreate,
+  clientDefaults,
+  type ClientFeature,
+  type ClientListItem,
+  type ClientUpdate,
+} from './client.contract.ts';
 import { isAdmin, type RequestContext, forgetRequestReads } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { requireClient } from './client.access.ts';
-import { ClientEntity } from './client.entity.ts';
+import { ClientEntity, type ClientRow } from './client.entity.ts';
 import { toClient } from './client.view.ts';
 
 const DUPLICATE = { duplicate: 'a client with this username already exists' };
 
-/** The administrator sees every client; a client key sees only its own. */
-export async function listClients(ctx: RequestContext): Promise<Client[]> {
-  const where = ctx.caller.kind === 'admin' ? {} : { id: ctx.caller.clientId };
-  const rows = await ctx.em.find(ClientEntity, where, { orderBy: { id: 'asc' } });
-  return rows.map(toClient);
+/** bcrypt's cost for the passwords the service hashes itself (2^10 rounds). */
+const BCRYPT_COST = 10;
+
+/**
+ * The hash to store for a write: `password` hashed (it wins when both are sent), or the
+ * `passwordHash` sent, or undefined when the write names neither. Hashed off the event loop's
+ * critical path (bcryptjs's async API yields between rounds), before any transaction opens.
+ */
+async function hashOf(input: { password?: string; passwordHash?: string }): Promise<string | undefined> {
+  if (input.password !== undefined) return bcrypt.hash(input.password, BCRYPT_COST);
+  return input.passwordHash;
+}
+
+/** The counts of the client read afresh (they are read with the client, not kept up to date in memory). */
+const reread = async (ctx: RequestContext, id: string): Promise<Client> =>
+  toClient(await ctx.em.fork().findOneOrFail(ClientEntity, id));
+
+/**
+ * The administrator sees every client; a client key sees only its own. Each comes with its
+ * banner loads this month, in all and per domain (0 until banner loads are counted).
+ */
+export async function listClients(ctx: RequestContext): Promise<ClientListItem[]> {
+  const own = ctx.caller.kind === 'admin' ? undefined : ctx.caller.clientId;
+  const rows = await ctx.em.find(ClientEntity, own ? { id: own } : {}, { orderBy: { id: 'asc' } });
+  const domains = await ctx.em.execute<{ clientId: string; host: string }[]>(
+    `select "client_id" as "clientId", "host" from "domain"${own ? ' where "client_id" = ?' : ''} order by "host", "id"`,
+    own ? [own] : [],
+  );
+  const callsPerDomain = new Map<string, [string, number][]>();
+  for (const { clientId, host } of domains) {
+    callsPerDomain.set(clientId, [...(callsPerDomain.get(clientId) ?? []), [host, 0]]);
+  }
+  return rows.map((row) => ({ ...toClient(row), actualCallCount: 0, domainCountData: callsPerDomain.get(row.id) ?? [] }));
 }
 
 export async function getClient(ctx: RequestContext, clientId: string): Promise<Client> {
   return toClient(await requireClient(ctx, clientId));
 }
 
+/**
+ * The client whose username, or else whose e-mail address, is exactly `searchTerm` (the first
+ * by id when several share the address). A client key finds only its own client.
+ */
+export async function findClient(ctx: RequestContext, searchTerm: string): Promise<Client> {
+  const missing = () => notFound('client');
+  // No username or e-mail address holds NUL or a lone surrogate, or is longer than 320 characters.
+  if (searchTerm.length > 320 || !searchTerm.isWellFormed() || searchTerm.includes('\u0000')) throw missing();
+  if (!isAdmin(ctx.caller)) {
+    const own = ctx.caller.kind === 'client' ? await ctx.em.findOne(ClientEntity, ctx.caller.clientId) : null;
+    if (!own || (own.username !== searchTerm && own.emailAddress !== searchTerm)) throw missing();
+    return toClient(own);
+  }
+  const row =
+    (await ctx.em.findOne(ClientEntity, { username: searchTerm })) ??
+    (await ctx.em.findOne(ClientEntity, { emailAddress: searchTerm }, { orderBy: { id: 'asc' } }));
+  if (!row) throw missing();
+  return toClient(row);
+}
+
 /** Only the administrator creates clients; to a client key the route does not exist. */
 export async function createClient(ctx: RequestContext, input: ClientCreate): Promise<Client> {
   if (!isAdmin(ctx.caller)) throw notFound('resource');
+  const passwordHash = await hashOf(input);
   return inTransaction(
     ctx.em,
     async (em) => {
       if (await em.count(ClientEntity, { username: input.username })) throw conflict(DUPLICATE.duplicate);
-      const { id: _ignored, ...fields } = input;
-      const row = em.create(ClientEntity, { ...clientDefaults, ...fields, id: newId() });
+      const { id: _id, password: _password, passwordHash: _hash, domainCount: _d, whitelabelCount: _w, widgetDisplayCount: _c, ...fields } =
+        input;
+      const row = em.create(ClientEntity, {
+        ...clientDefaults,
+        ...fields,
+        features: fields.features ?? {},
+        passwordHash: passwordHash ?? null,
+        // Read with the client from now on; a new client has no domains.
+        domainCount: 0,
+        whitelabelCount: 0,
+        id: newId(),
+      });
       await em.flush();
       return toClient(row);
     },
@@ -36,35 +103,47 @@ export async function createClient(ctx: RequestContext, input: ClientCreate): Pr
   );
 }
 
-/** What only the administrator changes on a client: a client key may not rename or (de)activate its account. */
-const ADMINISTERED_FIELDS = ['username', 'active'] as const;
+/** What only the administrator changes on a client: a client key may not rename, (de)activate or raise its account's limits. */
+const ADMINISTERED_FIELDS = ['username', 'active', 'domainMaxCount', 'whitelabelMaxCount', 'widgetDisplayMaxCount', 'autoCreateDomains'] as const;
+
+/** The fields a client key's update would change but may not. */
+function administeredChanges(row: ClientRow, fields: Omit<ClientUpdate, 'id'>): string[] {
+  const changed: string[] = ADMINISTERED_FIELDS.filter((field) => fields[field] !== undefined && fields[field] !== row[field]);
+  const features = Object.entries(fields.features ?? {}) as [ClientFeature, boolean | undefined][];
+  if (features.some(([name, value]) => value !== undefined && value !== (row.features[name] ?? false))) changed.push('features');
+  return changed;
+}
 
 /**
- * Updates the client. A client key may change its own contact fields; sending `username` or
- * `active` back unchanged is fine, changing them is the administrator's (403).
+ * Updates the client. A client key may change its own contact fields and password; sending an
+ * administered field back unchanged is fine, changing it is the administrator's (403). A
+ * partial `features` changes only the switches it names; no password leaves the password.
  */
 export async function updateClient(ctx: RequestContext, clientId: string, input: ClientUpdate): Promise<Client> {
-  const updated = await inTransaction(
+  const passwordHash = await hashOf(input);
+  await inTransaction(
     ctx.em,
     async (em) => {
       const row = await requireClient({ ...ctx, em, lock: true }, clientId);
-      const { id: _ignored, ...fields } = input;
+      const { id: _id, password: _password, passwordHash: _hash, domainCount: _d, whitelabelCount: _w, widgetDisplayCount: _c, features, ...fields } =
+        input;
       if (!isAdmin(ctx.caller)) {
-        const changed = ADMINISTERED_FIELDS.filter((field) => fields[field] !== undefined && fields[field] !== row[field]);
-        if (changed.length > 0) throw forbidden(`only the administrator changes a client's ${changed.join(' and ')}`);
+        const changed = administeredChanges(row, input);
+        if (changed.length > 0) throw forbidden(`only the administrator changes a client's ${changed.join(', ')}`);
       }
       if (fields.username !== undefined && fields.username !== row.username) {
         if (await em.count(ClientEntity, { username: fields.username })) throw conflict(DUPLICATE.duplicate);
       }
       em.assign(row, fields);
+      if (features !== undefined) row.features = { ...row.features, ...features };
+      if (passwordHash !== undefined) row.passwordHash = passwordHash;
       await em.flush();
-      return toClient(row);
     },
     DUPLICATE,
   );
   // Whether its keys are let in depends on `active`: decided afresh from now on.
   ctx.services.keys.forgetClient(clientId);
-  return updated;
+  return reread(ctx, clientId);
 }
 
 /**

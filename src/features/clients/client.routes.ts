@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { CLIENT_PATH, CLIENTS_PATH, route } from '../feature.ts';
-import { clientCreate, clientResponse, clientUpdate } from './client.contract.ts';
+import { clientCreate, clientListItem, clientResponse, clientUpdate } from './client.contract.ts';
 import * as clients from './client.operations.ts';
 
 export const CLIENTS_TAG = { name: 'Clients', description: 'Customer accounts (administrator key for creating and listing all).' };
 const TAG = CLIENTS_TAG.name;
+
+/** CCM19's client search: an exact username, or else an exact e-mail address. */
+const CLIENT_SEARCH_PATH = '/hosting/api/clientgetid/:searchTerm';
 
 export const clientRoutes = [
   route({ tag: TAG, method: 'POST', path: CLIENTS_PATH, summary: 'Create client', body: clientCreate,
@@ -12,8 +15,11 @@ export const clientRoutes = [
     operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 404, 409],
     location: (_, client) => `${CLIENTS_PATH}/${client.id}` }),
   route({ tag: TAG, method: 'GET', path: CLIENTS_PATH, summary: 'Read all clients',
-    response: z.array(clientResponse),
+    response: z.array(clientListItem),
     operation: (ctx) => clients.listClients(ctx), status: 200, errors: [] }),
+  route({ tag: TAG, method: 'GET', path: CLIENT_SEARCH_PATH, summary: 'Find client by username or e-mail address',
+    response: clientResponse,
+    operation: (ctx, p) => clients.findClient(ctx, p.searchTerm), status: 200, errors: [404] }),
   route({ tag: TAG, method: 'GET', path: CLIENT_PATH, summary: 'Read client',
     response: clientResponse,
     operation: (ctx, p) => clients.getClient(ctx, p.clientId), status: 200, errors: [404] }),

@@ -1,8 +1,17 @@
 import { viewOf } from '../../kernel/contract/field-view.ts';
-import { type Client, clientFields } from './client.contract.ts';
+import { type Client, clientFields, NO_FEATURES } from './client.contract.ts';
 import type { ClientRow } from './client.entity.ts';
 
-const clientView = viewOf(clientFields);
+/** What the view reads of a stored client: the counts are read with it (formulas), or 0 for a new one. */
+type StoredClient = Omit<ClientRow, 'domainCount' | 'whitelabelCount'> & { domainCount?: number; whitelabelCount?: number };
 
-/** A stored client → its payload. */
-export const toClient = (row: ClientRow): Client => clientView(row);
+const clientView = viewOf(clientFields, {
+  domainCount: (row: { domainCount?: number }) => row.domainCount ?? 0,
+  whitelabelCount: (row: { whitelabelCount?: number }) => row.whitelabelCount ?? 0,
+  // Banner loads are not counted yet: nothing is stored for them.
+  widgetDisplayCount: () => 0,
+  features: (row: Pick<ClientRow, 'features'>) => ({ ...NO_FEATURES, ...row.features }),
+});
+
+/** A stored client → its payload (never its password hash). */
+export const toClient = (row: StoredClient): Client => clientView(row);

@@ -8,5 +8,8 @@ export const clientsFeature: Feature = {
   entities: [ClientEntity],
   routes: clientRoutes,
   tags: [CLIENTS_TAG],
-  parameters: { clientId: "The client's id." },
+  parameters: {
+    clientId: "The client's id.",
+    searchTerm: "A client's exact username or e-mail address (a client key finds only its own client).",
+  },
 };

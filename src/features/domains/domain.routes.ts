@@ -9,7 +9,7 @@ const TAG = DOMAINS_TAG.name;
 export const domainRoutes = [
   route({ tag: TAG, method: 'POST', path: `${CLIENT_PATH}/domain`, summary: 'Create domain', body: domainCreate,
     response: domainResponse,
-    operation: (ctx, p, body) => domains.createDomain(ctx, p, body), status: 201, errors: [400, 404],
+    operation: (ctx, p, body) => domains.createDomain(ctx, p, body), status: 201, errors: [400, 404, 409],
     location: (p, domain) => `${CLIENTS_PATH}/${p.clientId}/domain/${domain.id}` }),
   route({ tag: TAG, method: 'GET', path: `${CLIENT_PATH}/domain`, summary: 'Read all domains',
     response: z.array(domainResponse),
@@ -19,7 +19,7 @@ export const domainRoutes = [
     operation: (ctx, p) => domains.getDomain(ctx, p), status: 200, errors: [404] }),
   route({ tag: TAG, method: 'PUT', path: DOMAIN_PATH, summary: 'Update domain', body: domainUpdate,
     response: domainResponse,
-    operation: (ctx, p, body) => domains.updateDomain(ctx, p, body), status: 200, errors: [400, 404] }),
+    operation: (ctx, p, body) => domains.updateDomain(ctx, p, body), status: 200, errors: [400, 404, 409] }),
   route({ tag: TAG, method: 'DELETE', path: DOMAIN_PATH, summary: 'Delete domain and everything it holds',
     operation: (ctx, p) => domains.deleteDomain(ctx, p), status: 204, errors: [404] }),
 ];

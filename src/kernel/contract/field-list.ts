@@ -21,6 +21,8 @@ export type PayloadField = Sent & {
   readonly read?: z.ZodType;
   /** Taken in writes and ignored (an `id` a client sends back): no GraphQL input offers it. */
   readonly readOnly?: true;
+  /** Taken in writes and never sent (a password): no response and no GraphQL object type has it. */
+  readonly writeOnly?: true;
   /** A create payload must have it. */
   readonly required?: true;
   /** What a create payload without the field stands for. */
@@ -35,6 +37,7 @@ type WriteOf<F> = F extends { readonly write: infer W extends z.ZodType } ? W : 
 type UpdateOf<F> = F extends { readonly update: infer U extends z.ZodType } ? U : WriteOf<F>;
 type ReadOf<F> = F extends { readonly read: infer R extends z.ZodType } ? R : z.ZodNonOptional<WriteOf<F>>;
 type WrittenKeys<L> = { [K in keyof L]: L[K] extends { readonly write: z.ZodType } ? K : never }[keyof L];
+type SentKeys<L> = { [K in keyof L]: L[K] extends { readonly writeOnly: true } ? never : K }[keyof L];
 type DefaultedKeys<L> = { [K in keyof L]: L[K] extends { readonly default: unknown } ? K : never }[keyof L];
 
 export type CreateShape<L> = {
@@ -43,7 +46,7 @@ export type CreateShape<L> = {
     : z.ZodOptional<WriteOf<L[K]>>;
 };
 export type UpdateShape<L> = { -readonly [K in WrittenKeys<L>]: z.ZodOptional<UpdateOf<L[K]>> };
-export type ResponseShape<L> = { -readonly [K in keyof L]: ReadOf<L[K]> };
+export type ResponseShape<L> = { -readonly [K in SentKeys<L>]: ReadOf<L[K]> };
 
 /** The payload a response sends, and the value of one field of it. */
 export type PayloadOf<L> = z.output<z.ZodObject<ResponseShape<L>, z.core.$strict>>;
@@ -104,9 +107,13 @@ export const createSchema = <L extends FieldList>(list: L) =>
 export const updateSchema = <L extends FieldList>(list: L) =>
   z.strictObject(mapFields(list, (field) => takenSchema(field, 'update')?.optional()) as UpdateShape<L>);
 
-/** The payload as responses send it: every field. */
+/** The payload as responses send it: every field but the write-only ones. */
 export const responseSchema = <L extends FieldList>(list: L) =>
-  z.strictObject(mapFields(list, sentSchema) as ResponseShape<L>);
+  z.strictObject(mapFields(list, (field) => (field.writeOnly ? undefined : sentSchema(field))) as ResponseShape<L>);
+
+/** The entries of the fields responses send (all but the write-only ones). */
+export const sentFields = (list: FieldList): [string, PayloadField][] =>
+  Object.entries(list).filter(([, field]) => !field.writeOnly);
 
 /** What a create payload without a field stands for, for every field that has a default. */
 export const defaultsOf = <L extends FieldList>(list: L) =>

@@ -1,4 +1,4 @@
-import { type FieldList, type PayloadOf, sentSchema, type SentValue } from './field-list.ts';
+import { type FieldList, type PayloadOf, sentFields, sentSchema, type SentValue } from './field-list.ts';
 
 /**
  * The view of a payload (stored record → payload), derived from its field list: each field is
@@ -9,8 +9,9 @@ type StoredName<K, F> = F extends { readonly stored: infer S extends string } ? 
 /** A nullable column the ORM left unset reads as undefined; the view sends null. */
 type StoredValue<T> = null extends T ? T | undefined : T;
 /** What a stored record must hold for the view to read the fields it does not compute. */
+type WriteOnlyKeys<L> = { [K in keyof L]: L[K] extends { readonly writeOnly: true } ? K : never }[keyof L];
 export type StoredFieldsOf<L, Computed = never> = {
-  [K in Exclude<keyof L, Computed> as StoredName<K, L[K]>]: StoredValue<SentValue<L[K]>>;
+  [K in Exclude<keyof L, Computed | WriteOnlyKeys<L>> as StoredName<K, L[K]>]: StoredValue<SentValue<L[K]>>;
 };
 
 type ComputedFields<L> = { readonly [K in keyof L]?: (row: never) => SentValue<L[K]> };
@@ -26,7 +27,7 @@ type Reader = (row: Record<string, unknown>) => unknown;
  * there, does not type-check.
  */
 export function viewOf<L extends FieldList, C extends ComputedFields<L> = Record<never, never>>(list: L, computed?: C) {
-  const readers = Object.entries(list).map(([key, field]): [string, Reader] => {
+  const readers = sentFields(list).map(([key, field]): [string, Reader] => {
     const compute = computed?.[key] as Reader | undefined;
     if (compute) return [key, compute];
     const property = field.stored ?? key;

@@ -53,7 +53,7 @@ describe('client API keys over REST', () => {
     const domain = await asClient.rest('POST', `${API}/${client.id}/domain`, { name: 'own.example' });
     expect(domain.status).toBe(201);
     expect((await asClient.rest('GET', `${API}`)).body.map((c: { id: string }) => c.id)).toEqual([client.id]);
-    expect((await asClient.rest('POST', API, { username: 'x', emailAddress: 'x@example.org' })).status).toBe(404);
+    expect((await asClient.rest('POST', API, { username: 'x', emailAddress: 'x@example.org', password: 'x-password' })).status).toBe(404);
   });
 
   it('revokes a key (204): from then on it is refused with 401', async () => {

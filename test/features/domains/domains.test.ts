@@ -9,6 +9,7 @@ import {
   unknownId,
 } from '../../support/fixtures.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { domainFields } from '../../../src/features/domains/domain.contract.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -44,7 +45,109 @@ async function countRows(table: string, column: string, ids: string[]): Promise<
   return rows[0]!.n;
 }
 
-const DOMAIN_FIELDS = 'id clientId name path url country locales consentStorage';
+const DOMAIN_FIELDS = `id clientId ${Object.keys(domainFields).filter((key) => key !== 'id').join(' ')}`;
+
+/** CCM19's settings of a new domain, with the defaults documented or chosen for each. */
+const NEW_DOMAIN = {
+  whitelabel: false,
+  consentCookieLifetime: 365,
+  consentCookieSecure: true,
+  consentResetBeforeDate: null,
+  consentResetOnLegalChange: false,
+  consentSharingDomains: [],
+  consentSharingCrossDomain: false,
+  frontendWidgetEnabled: true,
+  frontendWidgetCache: true,
+  frontendWidgetMinifyCode: true,
+  managementStructure: 'embedding',
+  deleteUnknownCookies: false,
+  deleteUnknownCookiesForceReload: false,
+  requireConsentForMandatoryEmbeddings: false,
+  declineButtonEnforced: true,
+  allowedScriptMarkers: [],
+  blockedScriptMarkers: [],
+  evalInlineScripts: false,
+  recordScriptsOnWebsite: true,
+  blockNewScripts: true,
+  blockFirstPartyScripts: false,
+  blockInlineScripts: false,
+  permanentScanEnabled: false,
+  tcfEnabled: false,
+  tcfEnableNewVendorsAfterGvlUpdate: false,
+  tcfVendorBlacklist: [],
+  tcfSpecialFeatures: [],
+  tcfGoogleAdditionalConsentMode: false,
+  tcfGoogleAdditionalConsentAdProviders: [],
+  tcfUrlMacroAutoAppend: false,
+  tcfUrlMacroHandling: false,
+  blockIframes: true,
+  rememberIframeConsentPerDomain: false,
+  appendConsentSwitchToIframes: false,
+  iframeBlockMode: 'whitelist',
+  iframeMarkers: [],
+  cookieDeclarationTableHeadingStartLevel: 3,
+  cookieDeclarationTablePrependConsentChangeLink: true,
+  cookieDeclarationTablePrependIntroText: true,
+  imprintDisplayMode: 'link',
+  imprintOpenInNewTab: false,
+  imprintShowWidget: false,
+  privacyPolicyDisplayMode: 'link',
+  privacyPolicyOpenInNewTab: false,
+  privacyPolicyShowWidget: false,
+  accessibilityDisplayMode: 'link',
+  accessibilityLinkEnabled: false,
+};
+
+/** A value other than the default for every setting, each of its kind. */
+const EVERY_SETTING = {
+  whitelabel: true,
+  consentCookieLifetime: 180,
+  consentCookieSecure: false,
+  consentResetBeforeDate: '2026-05-25',
+  consentResetOnLegalChange: true,
+  consentSharingDomains: ['shop.example.org', 'blog.example.org'],
+  consentSharingCrossDomain: true,
+  frontendWidgetEnabled: false,
+  frontendWidgetCache: false,
+  frontendWidgetMinifyCode: false,
+  managementStructure: 'cookie',
+  deleteUnknownCookies: true,
+  deleteUnknownCookiesForceReload: true,
+  requireConsentForMandatoryEmbeddings: true,
+  declineButtonEnforced: false,
+  allowedScriptMarkers: ['jquery.min.js'],
+  blockedScriptMarkers: ['gtag(', 'fbq('],
+  evalInlineScripts: true,
+  recordScriptsOnWebsite: false,
+  blockNewScripts: false,
+  blockFirstPartyScripts: true,
+  blockInlineScripts: true,
+  permanentScanEnabled: true,
+  tcfEnabled: true,
+  tcfEnableNewVendorsAfterGvlUpdate: true,
+  tcfVendorBlacklist: [755, 1],
+  tcfSpecialFeatures: [1, 2],
+  tcfGoogleAdditionalConsentMode: true,
+  tcfGoogleAdditionalConsentAdProviders: [89, 2526],
+  tcfUrlMacroAutoAppend: true,
+  tcfUrlMacroHandling: true,
+  blockIframes: false,
+  rememberIframeConsentPerDomain: true,
+  appendConsentSwitchToIframes: true,
+  iframeBlockMode: 'blacklist',
+  iframeMarkers: ['youtube.com/embed', 'player.vimeo.com'],
+  cookieDeclarationTableHeadingStartLevel: 5,
+  cookieDeclarationTablePrependConsentChangeLink: false,
+  cookieDeclarationTablePrependIntroText: false,
+  imprintDisplayMode: 'direct',
+  imprintOpenInNewTab: true,
+  imprintShowWidget: true,
+  privacyPolicyDisplayMode: 'direct',
+  privacyPolicyOpenInNewTab: true,
+  privacyPolicyShowWidget: true,
+  accessibilityDisplayMode: 'direct',
+  accessibilityLinkEnabled: true,
+};
 
 describe('domains over REST', () => {
   it.each([
@@ -63,6 +166,7 @@ describe('domains over REST', () => {
       country: null,
       locales: ['de_DE', 'en_US'],
       consentStorage: 'localStorage',
+      ...NEW_DOMAIN,
     });
   });
 
@@ -72,6 +176,7 @@ describe('domains over REST', () => {
       country: 'DE',
       locales: ['fr_FR', 'zh', 'de_DE'],
       consentStorage: 'cookie',
+      ...NEW_DOMAIN,
     });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
@@ -82,6 +187,7 @@ describe('domains over REST', () => {
       country: 'DE',
       locales: ['fr_FR', 'zh', 'de_DE'],
       consentStorage: 'cookie',
+      ...NEW_DOMAIN,
     });
   });
 
@@ -101,6 +207,7 @@ describe('domains over REST', () => {
       country: 'AT',
       locales: ['de_DE', 'en_US'],
       consentStorage: 'localStorage',
+      ...NEW_DOMAIN,
     });
 
     const all = await service.rest('GET', domains);
@@ -129,6 +236,7 @@ describe('domains over REST', () => {
       country: 'DE',
       locales: ['en_US'],
       consentStorage: 'sessionStorage',
+      ...NEW_DOMAIN,
     });
     expect((await service.rest('GET', path)).body).toEqual(updated.body);
 
@@ -237,6 +345,22 @@ describe('domains over REST', () => {
     ['an unknown consentStorage', { name: 'x.example', consentStorage: 'indexedDb' }, ['/consentStorage']],
     ['an unknown property', { name: 'x.example', language: 'de' }, ['/language']],
     ['several problems at once', { name: '', country: 'de', consentStorage: 'cookies' }, ['/consentStorage', '/country', '/name']],
+    ['whitelabel as a string', { name: 'x.example', whitelabel: 'yes' }, ['/whitelabel']],
+    ['a consentCookieLifetime of 0 days', { name: 'x.example', consentCookieLifetime: 0 }, ['/consentCookieLifetime']],
+    ['a consentCookieLifetime that is a fraction', { name: 'x.example', consentCookieLifetime: 30.5 }, ['/consentCookieLifetime']],
+    ['a consentResetBeforeDate with a time', { name: 'x.example', consentResetBeforeDate: '2026-01-01T00:00:00Z' }, ['/consentResetBeforeDate']],
+    ['a consentResetBeforeDate that is no day', { name: 'x.example', consentResetBeforeDate: '2026-02-30' }, ['/consentResetBeforeDate']],
+    ['a consentSharingDomains item that is empty', { name: 'x.example', consentSharingDomains: ['a.example', ''] }, ['/consentSharingDomains/1']],
+    ['more than 1000 iframeMarkers', { name: 'x.example', iframeMarkers: Array.from({ length: 1001 }, (_, i) => `m${i}`) }, ['/iframeMarkers']],
+    ['an unknown managementStructure', { name: 'x.example', managementStructure: 'purpose' }, ['/managementStructure']],
+    ['an unknown iframeBlockMode', { name: 'x.example', iframeBlockMode: 'greylist' }, ['/iframeBlockMode']],
+    ['a heading level of 1', { name: 'x.example', cookieDeclarationTableHeadingStartLevel: 1 }, ['/cookieDeclarationTableHeadingStartLevel']],
+    ['an unknown imprintDisplayMode', { name: 'x.example', imprintDisplayMode: 'popup' }, ['/imprintDisplayMode']],
+    ['a tcfVendorBlacklist with a repeated id', { name: 'x.example', tcfVendorBlacklist: [1, 1] }, ['/tcfVendorBlacklist']],
+    ['a tcfVendorBlacklist id that is a string', { name: 'x.example', tcfVendorBlacklist: ['755'] }, ['/tcfVendorBlacklist/0']],
+    ['an unknown tcfSpecialFeatures id', { name: 'x.example', tcfSpecialFeatures: [3] }, ['/tcfSpecialFeatures/0']],
+    ['a negative ad provider id', { name: 'x.example', tcfGoogleAdditionalConsentAdProviders: [-89] }, ['/tcfGoogleAdditionalConsentAdProviders/0']],
+    ['settings of several kinds wrong at once', { name: 'x.example', blockIframes: 1, accessibilityDisplayMode: 'inline', allowedScriptMarkers: 'gtag' }, ['/accessibilityDisplayMode', '/allowedScriptMarkers', '/blockIframes']],
   ])('refuses a create with %s (400) and stores nothing', async (_, payload, pointers) => {
     const { clientId } = await newClient();
     const answer = await service.rest('POST', domainsOf(clientId), payload);
@@ -256,6 +380,10 @@ describe('domains over REST', () => {
     ['no locale at all', { locales: [] }, '/locales'],
     ['an unknown consentStorage', { consentStorage: 'none' }, '/consentStorage'],
     ['an unknown property', { owner: 'me' }, '/owner'],
+    ['a consentCookieLifetime above 3650', { consentCookieLifetime: 3651 }, '/consentCookieLifetime'],
+    ['a consentResetBeforeDate in another format', { consentResetBeforeDate: '25.05.2026' }, '/consentResetBeforeDate'],
+    ['a privacyPolicyDisplayMode of null', { privacyPolicyDisplayMode: null }, '/privacyPolicyDisplayMode'],
+    ['tcfEnabled as a string', { tcfEnabled: 'true' }, '/tcfEnabled'],
   ])('refuses an update with %s (400) and changes nothing', async (_, payload, pointer) => {
     const domain = await createDomain(service, 'http://127.0.0.1:8080/shop/');
     await service.rest('POST', `${domain.base}/placeholder`, { name: 'kept', value: 'v' });
@@ -364,6 +492,61 @@ describe('domains over REST', () => {
   });
 });
 
+describe("CCM19's domain settings", () => {
+  it('round-trips every setting over REST: create, read, list, update back to the defaults', async () => {
+    const { clientId, domains } = await newClient();
+    const created = await service.rest('POST', domains, { name: 'settings.example', ...EVERY_SETTING });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject(EVERY_SETTING);
+    const path = domainPath(clientId, created.body.id);
+    expect((await service.rest('GET', path)).body).toEqual(created.body);
+    expect((await service.rest('GET', domains)).body).toEqual([created.body]);
+
+    const reset = await service.rest('PUT', path, NEW_DOMAIN);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ ...created.body, ...NEW_DOMAIN });
+    expect((await service.rest('GET', path)).body).toEqual(reset.body);
+  });
+
+  it('round-trips every setting over GraphQL, and REST reads the same', async () => {
+    const { clientId } = await newClient();
+    const created = await service.graphql(
+      `mutation($clientId: ID!, $input: DomainCreateInput!) { createDomain(clientId: $clientId, input: $input) { ${DOMAIN_FIELDS} } }`,
+      { clientId, input: { name: 'graph.example', ...EVERY_SETTING } },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.createDomain).toMatchObject(EVERY_SETTING);
+    const { clientId: _owner, ...payload } = created.data.createDomain;
+    expect((await service.rest('GET', domainPath(clientId, payload.id))).body).toEqual(payload);
+
+    const updated = await service.graphql(
+      `mutation($clientId: ID!, $id: ID!, $input: DomainUpdateInput!) { updateDomain(clientId: $clientId, id: $id, input: $input) { ${DOMAIN_FIELDS} } }`,
+      { clientId, id: payload.id, input: { consentResetBeforeDate: null, tcfSpecialFeatures: [2], iframeBlockMode: 'whitelist' } },
+    );
+    expect(updated.errors).toBeUndefined();
+    expect(updated.data.updateDomain).toEqual({ ...created.data.createDomain, consentResetBeforeDate: null, tcfSpecialFeatures: [2], iframeBlockMode: 'whitelist' });
+  });
+
+  it('read one, send it back: nothing changes, and the answer is the same', async () => {
+    const { domains } = await newClient();
+    const created = (await service.rest('POST', domains, { name: 'https://back.example:8443/de/', country: 'AT', ...EVERY_SETTING })).body;
+    const path = `${domains}/${created.id}`;
+    const read = (await service.rest('GET', path)).body;
+    const back = await service.rest('PUT', path, read);
+    expect(back.status).toBe(200);
+    expect(back.body).toEqual(read);
+    expect((await service.rest('GET', path)).body).toEqual(read);
+  });
+
+  it('keeps the settings an update does not name', async () => {
+    const { domains } = await newClient();
+    const created = (await service.rest('POST', domains, { name: 'partial.example', ...EVERY_SETTING })).body;
+    const updated = await service.rest('PUT', `${domains}/${created.id}`, { blockIframes: true, iframeMarkers: [] });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ ...created, blockIframes: true, iframeMarkers: [] });
+  });
+});
+
 describe('domains over GraphQL', () => {
   it('creates, reads, updates and deletes a domain; REST sees the same', async () => {
     const { clientId } = await newClient();
@@ -381,6 +564,7 @@ describe('domains over GraphQL', () => {
       country: 'DE',
       locales: ['de_DE', 'en_US'],
       consentStorage: 'localStorage',
+      ...NEW_DOMAIN,
     });
     const id: string = created.data.createDomain.id;
     const { clientId: _, ...payload } = created.data.createDomain;
@@ -399,6 +583,7 @@ describe('domains over GraphQL', () => {
       country: null,
       locales: ['en_US', 'zh'],
       consentStorage: 'cookie',
+      ...NEW_DOMAIN,
     });
 
     const read = await service.graphql(`query($clientId: ID!, $id: ID!) { domain(clientId: $clientId, id: $id) { ${DOMAIN_FIELDS} } }`, { clientId, id });
