@@ -36,6 +36,11 @@ async function seed(domains: number, size: number): Promise<DomainPath[]> {
     }
     await service.rest('POST', `${path.base}/theme`, themePayload());
     await service.rest('PUT', `${path.base}/placeholder`, Array.from({ length: size }, (_, i) => ({ name: `p${i}`, value: 'v' })));
+    // Beside de_DE and en_US, which every new domain has: `size` more locales (qa, qb, …).
+    for (let i = 0; i < size; i++) {
+      const added = await service.rest('POST', `${path.base}/locale`, { name: `q${String.fromCharCode(97 + i)}` });
+      expect(added.status).toBe(201);
+    }
   }
   return paths;
 }
@@ -45,6 +50,12 @@ const WHOLE_DOMAIN = `query($c: ID!, $d: ID!) { domain(clientId: $c, id: $d) {
   embeddings { id name purpose translations { locale name } assets { id name storageType } } } }`;
 const WHOLE_CLIENT = `query($c: ID!) { client(id: $c) { username domains {
   name placeholders { name } themes { name } embeddings { name assets { name } } } } }`;
+const WHOLE_DOMAIN_WITH_LOCALES = `query($c: ID!, $d: ID!) { domain(clientId: $c, id: $d) {
+  name locales placeholders { name value } themes { id name default }
+  embeddings { id name assets { id name } }
+  localeTexts { name active widgetTitle widgetIntroText purposeNames { purpose text } } } }`;
+const WHOLE_CLIENT_WITH_LOCALES = `query($c: ID!) { client(id: $c) { username domains {
+  name placeholders { name } themes { name } embeddings { name assets { name } } localeTexts { name widgetTitle } } } }`;
 
 describe('statements per request stay the same whatever the size', () => {
   const sizes = [1, 5, 25];
@@ -73,6 +84,13 @@ describe('statements per request stay the same whatever the size', () => {
       );
       await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
       await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
+      await measure('REST read all locales', () => service.rest('GET', `${domain!.base}/locale`));
+      await measure('GraphQL whole domain with its locales', () =>
+        service.graphql(WHOLE_DOMAIN_WITH_LOCALES, { c: domain!.clientId, d: domain!.domainId }),
+      );
+      await measure('GraphQL client with its 3 domains and their locales', () =>
+        service.graphql(WHOLE_CLIENT_WITH_LOCALES, { c: domain!.clientId }),
+      );
     }
     console.log(Object.entries(counts).map(([label, values]) => `${label}: ${values.join(', ')}`).join('\n'));
   }, 120_000);
@@ -91,6 +109,9 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST bulk replace of the placeholders', 5], // begin, lock domain, delete, one batched insert, commit
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
+    ['REST read all locales', 1], // the domain left-joined to its locales
+    ['GraphQL whole domain with its locales', 5], // as the whole domain, plus one for its locales
+    ['GraphQL client with its 3 domains and their locales', 6], // as the client's domains, plus one for all their locales
   ])('%s: %i statements at every size', (label, expected) => {
     expect(counts[label]).toEqual(sizes.map(() => expected));
   });
