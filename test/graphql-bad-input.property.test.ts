@@ -90,6 +90,7 @@ const BASELINES: Record<string, Baseline> = {
   deletePlaceholder: ({ ids }) => ({ ...domainOf(ids), name: ids.placeholderName }),
   deleteTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId }),
   importPresets: ({ ids }) => ({ ...domainOf(ids), presets: [{ id: 200, active: true }] }),
+  applyLegalFindings: ({ ids }) => ({ ...domainOf(ids), findings: { address: { company: 'Example GmbH', city: 'Bonn' }, imprintUrl: 'https://example.org/imprint' } }),
   replacePlaceholders: ({ ids }, tag) => ({ ...domainOf(ids), placeholders: [{ name: `p-${tag}`, value: 'b' }] }),
   revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
   scanDomain: ({ ids }) => domainOf(ids),

@@ -294,6 +294,10 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   deleteTheme: { ids: { clientId: 'clientId', domainId: 'domainId', themeId: 'themeId' } },
   scanDomain: { ids: { clientId: 'clientId', domainId: 'domainId' } },
   importPresets: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: () => ({ presets: [{ id: 200, active: true }] }) },
+  applyLegalFindings: {
+    ids: { clientId: 'clientId', domainId: 'domainId' },
+    args: () => ({ findings: { address: { company: 'Intruder GmbH', city: 'Bonn' }, imprintUrl: 'https://evil.example/imprint' } }),
+  },
   createEmbeddingsFromCookies: {
     ids: { clientId: 'clientId', domainId: 'domainId' },
     args: (tag) => ({ cookies: [{ name: '_ga', storageType: 'cookie' }, { name: `unknown-${tag}`, storageType: 'localStorage' }] }),

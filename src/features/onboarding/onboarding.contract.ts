@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PostalAddress } from '../../scanner/address.ts';
 import type { FoundCookie, FoundStorageKey, VisitedPage } from '../../scanner/scan.ts';
-import { list, MAX_INT32, purposeId, text, translations } from '../../kernel/contract/fields.ts';
+import { isHttpUrl, list, MAX_INT32, purposeId, text, translations } from '../../kernel/contract/fields.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
 
@@ -54,6 +54,40 @@ const postalAddress = z
     city: nullableText('Town, or null.'),
   })
   .meta({ description: 'What the imprint page says (each part null when not found).' });
+
+/** A URL a scan reported, or null when it found none. */
+const foundUrl = (description: string) =>
+  text()
+    .max(2048, 'must be at most 2048 characters')
+    .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' })
+    .nullable()
+    .optional()
+    .meta({ description });
+
+/** A text a scan reported, or null when it found none. */
+const foundText = (description: string) => text().max(500, 'must be at most 500 characters').nullable().optional().meta({ description });
+
+/**
+ * What a scan found about the operator (the `address`, `imprintUrl` and `privacyPolicyUrl` of a
+ * scan result, which can be sent as they are), for the domain's placeholders.
+ */
+export const onboardingLegalFindings = z
+  .strictObject({
+    address: z
+      .strictObject({
+        company: foundText('The operator: fills {FIRMA}.'),
+        street: foundText('Street and house number (no placeholder of its own; accepted as a scan reports it).'),
+        zipCode: foundText('Postcode (no placeholder of its own; accepted as a scan reports it).'),
+        city: foundText('Town: fills {Firma_Ort}.'),
+      })
+      .nullable()
+      .optional(),
+    imprintUrl: foundUrl('The imprint page: fills {Firma_Impressum}.'),
+    privacyPolicyUrl: foundUrl('The privacy policy page: fills {Firma_Datenschutz}.'),
+  })
+  .meta({ id: 'OnboardingLegalFindings' });
+
+export type OnboardingLegalFindings = z.output<typeof onboardingLegalFindings>;
 
 const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe'] as const;
 

@@ -2,6 +2,7 @@ import {
   type AvailablePreset,
   ONBOARDING_STORAGE_TYPES,
   onboardingCookieList,
+  onboardingLegalFindings,
   type OnboardingPresetResult,
   onboardingPresetList,
   type OnboardingScanResult,
@@ -10,6 +11,7 @@ import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import { EmbeddingType } from '../embeddings/embedding.graphql.ts';
+import { PlaceholderType } from '../placeholders/placeholder.graphql.ts';
 import { PresetTranslationType, toTranslationEntries } from '../catalog/catalog.graphql.ts';
 import {
   createEmbeddingsFromCookies,
@@ -19,6 +21,7 @@ import {
   planEmbeddingsFromCookies,
 } from './cookies.operation.ts';
 import { importPresets } from './presets.operation.ts';
+import { applyLegalFindings } from './legal-findings.operation.ts';
 import { scanDomain } from './scan.operation.ts';
 import { embedCodeSnippets } from './snippets.operation.ts';
 
@@ -156,6 +159,24 @@ const OnboardingCookieInput = builder.inputType('OnboardingCookieInput', {
   }),
 });
 
+const PostalAddressInput = builder.inputType('PostalAddressInput', {
+  fields: (t) => ({
+    company: t.string({ description: 'The operator: fills {FIRMA}.' }),
+    street: t.string(),
+    zipCode: t.string(),
+    city: t.string({ description: 'Town: fills {Firma_Ort}.' }),
+  }),
+});
+
+const OnboardingLegalFindingsInput = builder.inputType('OnboardingLegalFindingsInput', {
+  description: 'What a scan found about the operator: the address, imprintUrl and privacyPolicyUrl of scanDomain, as it answered them.',
+  fields: (t) => ({
+    address: t.field({ type: PostalAddressInput }),
+    imprintUrl: t.string({ description: 'The imprint page: fills {Firma_Impressum}.' }),
+    privacyPolicyUrl: t.string({ description: 'The privacy policy page: fills {Firma_Datenschutz}.' }),
+  }),
+});
+
 const OnboardingPresetInput = builder.inputType('OnboardingPresetInput', {
   fields: (t) => ({
     id: t.int({ required: true, description: 'A preset id from the catalog.' }),
@@ -189,6 +210,16 @@ builder.mutationFields((t) => ({
     description: "Opens the domain's site in a headless browser and reports cookies, storage, legal pages and known services.",
     args: domainArgs(t),
     resolve: (_, scope, ctx) => scanDomain(ctx, scope),
+  }),
+  applyLegalFindings: t.field({
+    type: [PlaceholderType],
+    description:
+      "Writes a scan's findings about the operator into the domain's placeholders {FIRMA}, {Firma_Ort}, {Firma_Impressum} and {Firma_Datenschutz}, which the default banner texts use; a finding that is null leaves its placeholder as it is. Returns the placeholders written.",
+    args: {
+      ...domainArgs(t),
+      findings: t.arg({ type: OnboardingLegalFindingsInput, required: true }).validate(onboardingLegalFindings),
+    },
+    resolve: (_, { findings, ...scope }, ctx) => applyLegalFindings(ctx, scope, findings),
   }),
   importPresets: t.field({
     type: [OnboardingPresetResultType],

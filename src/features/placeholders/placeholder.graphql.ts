@@ -18,7 +18,7 @@ import {
   updatePlaceholder,
 } from './placeholder.operations.ts';
 
-const PlaceholderType = builder.objectRef<Placeholder>('Placeholder').implement({
+export const PlaceholderType = builder.objectRef<Placeholder>('Placeholder').implement({
   description: 'A named text variable of a domain.',
   fields: (t) => payloadObjectFields(t, placeholderFields, {}),
 });
