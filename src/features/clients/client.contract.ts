@@ -45,7 +45,7 @@ export const NO_FEATURES = Object.fromEntries(CLIENT_FEATURES.map((name) => [nam
  * A bcrypt hash as CCM19 and PHP write them (`$2y$`), or as other libraries do (`$2a$`, `$2b$`):
  * a cost of 04 to 31 and 53 characters of bcrypt's base64 (salt and hash).
  */
-export const BCRYPT_HASH = /^\$2[aby]\$(?:0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+const BCRYPT_HASH = /^\$2[aby]\$(?:0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
 
 /** bcrypt reads no more than 72 bytes of a password; a longer one would silently match its prefix. */
 const password = text()

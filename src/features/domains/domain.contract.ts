@@ -14,7 +14,7 @@ import { parseSiteAddress } from '../../kernel/contract/site-address.ts';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
-export const CONSENT_STORAGES = ['cookie', 'localStorage', 'sessionStorage'] as const;
+const CONSENT_STORAGES = ['cookie', 'localStorage', 'sessionStorage'] as const;
 export const MANAGEMENT_STRUCTURES = ['cookie', 'embedding'] as const;
 export const IFRAME_BLOCK_MODES = ['blacklist', 'whitelist'] as const;
 export const DISPLAY_MODES = ['direct', 'link'] as const;

@@ -11,7 +11,7 @@ import { localeName, PURPOSES, type PurposeId, text } from '../../kernel/contrac
  * Every plain text of a locale, with what it is for. `…Url` texts are addresses: an absolute
  * URL, or a `{placeholder}` reference standing for one (the domain's placeholders fill it in).
  */
-export const LOCALE_TEXTS = {
+const LOCALE_TEXTS = {
   widgetTitle: 'The heading of the consent banner.',
   widgetIntroText: 'The main text of the consent banner: what the site stores and why it asks for consent.',
   widgetDeclineButtonText: 'The banner button that declines everything but what is technically necessary.',

@@ -28,10 +28,8 @@ export const SHIPPED_LANGUAGES = Object.keys(BY_LANGUAGE);
 export const DEFAULT_TEXT_PLACEHOLDERS = ['FIRMA', 'Firma_Datenschutz', 'Firma_Impressum', 'Firma_Ort'] as const;
 
 /** The language of a locale name: `de` of `de_DE`. */
-export const languageOf = (localeName: string): string => localeName.split('_')[0]!;
+const languageOf = (localeName: string): string => localeName.split('_')[0]!;
 
-/** Whether the locale's language has default texts of its own (else it starts from the English ones). */
-export const hasOwnDefaultTexts = (localeName: string): boolean => Object.hasOwn(BY_LANGUAGE, languageOf(localeName));
 
 /** A fresh copy of the default texts of the locale's language, or of the English ones. */
 export function defaultTextsFor(localeName: string): LocaleTexts {
