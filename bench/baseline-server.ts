@@ -81,12 +81,19 @@ app.get(`${D}/embedding`, async (req, res) => {
 
 /** The whole domain in one answer: what the service's GraphQL whole-domain query returns. */
 app.get(`${D}/whole`, async (req, res) => {
-  const [placeholders, themes, embeddings] = await Promise.all([
+  const withLocales = req.query.locales !== undefined;
+  const [placeholders, themes, embeddings, locales] = await Promise.all([
     query('select name, value from placeholder where domain_id = $1 order by id', [req.params.domainId]),
     query('select * from theme where domain_id = $1 order by id', [req.params.domainId]),
     query(`select ${EMBEDDING_COLUMNS}, ${ASSETS} from embedding e where e.domain_id = $1 order by e.id`, [req.params.domainId]),
+    withLocales ? query('select name, active, texts from locale where domain_id = $1 order by name', [req.params.domainId]) : undefined,
   ]);
-  res.json({ placeholders: placeholders.rows, themes: themes.rows, embeddings: embeddings.rows.map(toEmbedding) });
+  res.json({
+    placeholders: placeholders.rows,
+    themes: themes.rows,
+    embeddings: embeddings.rows.map(toEmbedding),
+    ...(locales && { locales: locales.rows.map((row) => ({ name: row.name, active: row.active, ...row.texts })) }),
+  });
 });
 
 app.post(`${D}/embedding`, async (req, res) => {

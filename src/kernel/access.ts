@@ -55,6 +55,8 @@ export type DomainLookups<Domain, DomainRead> = {
   findDomain(em: EntityManager, domainId: string, lock: boolean): Promise<Domain | null>;
   /** The domain as read paths need it, batched and cached within the request. */
   readDomain(ctx: RequestContext, domainId: string): Promise<DomainRead | null>;
+  /** Only whose the domain is: what most item operations need, without the domain's many settings. */
+  ownerOfDomain(ctx: RequestContext, domainId: string): Promise<string | null>;
   clientIdOf(domain: Domain | DomainRead): string;
 };
 
@@ -69,6 +71,13 @@ export function domainChecks<Domain, DomainRead>(lookups: DomainLookups<Domain, 
       assertDomainScope(ctx.caller, scope);
       const domain = await lookups.readDomain(ctx, scope.domainId);
       if (domain && lookups.clientIdOf(domain) === scope.clientId) return domain;
+      throw await missingDomain(ctx.em, scope);
+    },
+
+    /** The domain's id, once it is clear the domain exists and is the client's (one narrow query per request). */
+    async reachDomain(ctx: RequestContext, scope: DomainScope): Promise<{ id: string }> {
+      assertDomainScope(ctx.caller, scope);
+      if ((await lookups.ownerOfDomain(ctx, scope.domainId)) === scope.clientId) return { id: scope.domainId };
       throw await missingDomain(ctx.em, scope);
     },
 

@@ -11,7 +11,7 @@ import { type ClientScope, type DomainScope } from '../../kernel/access.ts';
 import { requireClient } from '../clients/client.access.ts';
 import type { ClientRow } from '../clients/client.entity.ts';
 import { readDomain, requireDomain } from './domain.access.ts';
-import { domainLoader } from './domain.reads.ts';
+import { forgetDomain } from './domain.reads.ts';
 import { domainsOfClientLoader } from './domain.reads.ts';
 
 function parseName(name: string) {
@@ -111,7 +111,7 @@ export async function updateDomain(ctx: RequestContext, scope: DomainScope, inpu
     em.assign(row, fields);
     await em.flush();
     if (fields.locales !== undefined) await ctx.services.syncLocalesOfDomain(em, row.id, row.locales);
-    domainLoader(ctx).clear(row.id);
+    forgetDomain(ctx, row.id);
     return toDomain(row);
   });
 }
@@ -122,5 +122,5 @@ export async function deleteDomain(ctx: RequestContext, scope: DomainScope): Pro
     const row = await requireDomain({ ...ctx, em, lock: true }, scope);
     await em.nativeDelete(DomainEntity, { id: row.id });
   });
-  domainLoader(ctx).clear(scope.domainId);
+  forgetDomain(ctx, scope.domainId);
 }

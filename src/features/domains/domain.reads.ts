@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { type EntityManager, type RawQueryFragment, sql } from '@mikro-orm/postgresql';
 import type { Owned } from '../../kernel/access.ts';
-import { perRequest } from '../../kernel/context.ts';
+import { perRequest, type RequestContext } from '../../kernel/context.ts';
 import { anyOf, fieldsOf, groupByOwner, ownersWithItems, preparedRead, uuidList } from '../../db/read-model.ts';
 import { ClientEntity } from '../clients/client.entity.ts';
 import { DomainEntity, type DomainRecord } from './domain.entity.ts';
@@ -28,6 +28,26 @@ export const domainLoader = perRequest(
       return ids.map((id) => byId.get(id) ?? null);
     }),
 );
+
+const ownersOfDomains = preparedRead<{ ids: string }, { id: string; clientId: string }>((em, { ids }) =>
+  em.qb(DomainEntity, 'd').select(['d.id', 'd.client as clientId']).where({ 'd.id': anyOf(ids) }),
+);
+
+/** Whose each domain is, for the operations that need no more of it (cached for the request; writes clear it). */
+export const domainOwnerLoader = perRequest(
+  ({ em }) =>
+    new DataLoader<string, string | null>(async (ids) => {
+      const rows = await ownersOfDomains(em, { ids: uuidList(em, ids) });
+      const byId = new Map(rows.map((row) => [row.id, row.clientId]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+);
+
+/** Forgets what this request has read of a domain, after a write to it. */
+export function forgetDomain(ctx: RequestContext, domainId: string): void {
+  domainLoader(ctx).clear(domainId);
+  domainOwnerLoader(ctx).clear(domainId);
+}
 
 const domainsOfClients = preparedRead<{ ids: string }, OwnedRow<DomainRecord>>((em, { ids }) =>
   ownersWithItems(

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId } from '../../kernel/ids.ts';
-import { readDomain } from '../domains/domain.access.ts';
+import { reachDomain } from '../domains/domain.access.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
 import { appendAssets, type EmbeddingScope, findEmbedding, getEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
@@ -28,7 +28,7 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
 }
 
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = appendAssets(em, embedding, [input]).at(-1)!;
@@ -38,7 +38,7 @@ export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, in
 }
 
 export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = pick(embedding.assets, scope.assetId);
@@ -50,7 +50,7 @@ export async function updateAsset(ctx: RequestContext, scope: AssetScope, input:
 }
 
 export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   await inTransaction(ctx.em, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const deleted = isId(scope.assetId) ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding }) : 0;

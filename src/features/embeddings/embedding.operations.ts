@@ -13,7 +13,7 @@ import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
@@ -55,7 +55,7 @@ export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): 
   assertDomainScope(ctx.caller, scope);
   const row = isId(scope.embeddingId) ? await embeddingRecord(ctx.em, scope) : undefined;
   if (row) return toEmbedding(row, row.assets);
-  await readDomain(ctx, scope);
+  await reachDomain(ctx, scope);
   throw notFound(`embedding ${scope.embeddingId}`);
 }
 
@@ -64,7 +64,7 @@ export async function createEmbedding(
   scope: DomainScope,
   input: EmbeddingCreate,
 ): Promise<Embedding> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const fields = await withTcfVendorName(em, input);
     const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), fields);
@@ -105,7 +105,7 @@ export async function updateEmbedding(
   scope: EmbeddingScope,
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: input.assets !== undefined });
     const { id: _ignored, assets, ...fields } = await withTcfVendorName(em, input);
@@ -118,7 +118,7 @@ export async function updateEmbedding(
 }
 
 export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   const deleted = isId(scope.embeddingId)
     ? await ctx.em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain: domain.id })
     : 0;

@@ -7,7 +7,7 @@ import { localeName } from '../../kernel/contract/fields.ts';
 import { conflict, invalid, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
 import { domainLoader } from '../domains/domain.reads.ts';
 import { defaultTextsFor } from './default-texts/index.ts';
@@ -85,14 +85,14 @@ export async function getLocale(ctx: RequestContext, scope: DomainScope, name: s
   assertDomainScope(ctx.caller, scope);
   const row = isLocaleName(name) ? await localeRecord(ctx.em, scope, name) : undefined;
   if (row) return toLocale(row);
-  await readDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
+  await reachDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
   checkName(name);
   throw notFound(`locale ${name}`);
 }
 
 /** A new locale starts from the default texts of its language (English where there are none); what is sent replaces them. */
 export async function createLocale(ctx: RequestContext, scope: DomainScope, input: LocaleCreate): Promise<Locale> {
-  const { id: domainId } = await readDomain(ctx, scope);
+  const { id: domainId } = await reachDomain(ctx, scope);
   return inTransaction(
     ctx.em,
     async (em) => {
@@ -119,7 +119,7 @@ export async function updateLocale(ctx: RequestContext, scope: DomainScope, name
   if (input.name !== undefined && input.name !== name) {
     throw invalid('a locale cannot be renamed', [{ path: '/name', message: `must be absent or equal to the locale's name "${name}"` }]);
   }
-  const { id: domainId } = await readDomain(ctx, scope);
+  const { id: domainId } = await reachDomain(ctx, scope);
   checkName(name);
   return inTransaction(ctx.em, async (em) => {
     const domain = await lockedDomain(em, domainId);
@@ -135,7 +135,7 @@ export async function updateLocale(ctx: RequestContext, scope: DomainScope, name
 
 /** Deletes the locale and takes it off the domain's list; the domain's last active locale stays (409). */
 export async function deleteLocale(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
-  const { id: domainId } = await readDomain(ctx, scope);
+  const { id: domainId } = await reachDomain(ctx, scope);
   checkName(name);
   await inTransaction(ctx.em, async (em) => {
     const domain = await lockedDomain(em, domainId);

@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, readDomain, requireDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain, requireDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity } from './placeholder.entity.ts';
 import { placeholderRecord, placeholdersOfDomainLoader } from './placeholder.reads.ts';
@@ -23,7 +23,7 @@ export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, na
   assertDomainScope(ctx.caller, scope);
   const row = isPlaceholderName(name) ? await placeholderRecord(ctx.em, scope, name) : undefined;
   if (row) return toPlaceholder(row);
-  await readDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
+  await reachDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
   throw notFound(`placeholder ${name}`);
 }
 
@@ -32,7 +32,7 @@ export async function createPlaceholder(
   scope: DomainScope,
   input: PlaceholderCreate,
 ): Promise<Placeholder> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(
     ctx.em,
     async (em) => {
@@ -85,7 +85,7 @@ export async function updatePlaceholder(
       { path: '/name', message: `must be absent or equal to the placeholder's name "${name}"` },
     ]);
   }
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const row = isPlaceholderName(name) ? await em.findOne(PlaceholderEntity, { domain: domain.id, name }) : null;
     if (!row) throw notFound(`placeholder ${name}`);
@@ -96,7 +96,7 @@ export async function updatePlaceholder(
 }
 
 export async function deletePlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   const deleted = isPlaceholderName(name)
     ? await ctx.em.nativeDelete(PlaceholderEntity, { domain: domain.id, name })
     : 0;

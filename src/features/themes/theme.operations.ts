@@ -7,7 +7,7 @@ import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, readDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { ThemeEntity, type ThemeRow } from './theme.entity.ts';
 import { themeRecord, themesOfDomainLoader } from './theme.reads.ts';
 import { toTheme } from './theme.view.ts';
@@ -44,7 +44,7 @@ export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<
   assertDomainScope(ctx.caller, scope);
   const row = isId(scope.themeId) ? await themeRecord(ctx.em, scope) : undefined;
   if (row) return toTheme(row);
-  await readDomain(ctx, scope);
+  await reachDomain(ctx, scope);
   throw notFound(`theme ${scope.themeId}`);
 }
 
@@ -55,7 +55,7 @@ export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<
 const lockDomain = (em: EntityManager, domainId: string) => lockById(em, DomainEntity, domainId);
 
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const { default: _default, ...defaults } = themeDefaults;
     const fields = { isDefault: themeDefaults.default, ...defaults, ...toRowFields(input) };
@@ -75,7 +75,7 @@ export async function createTheme(ctx: RequestContext, scope: DomainScope, input
 }
 
 export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input: ThemeUpdate): Promise<Theme> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx.em, async (em) => {
     const fields = toRowFields(input);
     if (fields.isDefault) await lockDomain(em, domain.id);
@@ -88,7 +88,7 @@ export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input:
 }
 
 export async function deleteTheme(ctx: RequestContext, scope: ThemeScope): Promise<void> {
-  const domain = await readDomain(ctx, scope);
+  const domain = await reachDomain(ctx, scope);
   const deleted = isId(scope.themeId) ? await ctx.em.nativeDelete(ThemeEntity, { id: scope.themeId, domain: domain.id }) : 0;
   if (deleted === 0) throw notFound(`theme ${scope.themeId}`);
 }
