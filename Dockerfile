@@ -5,7 +5,7 @@
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The project's own install step (the PGlite template) needs the sources: it runs in stage 2.
+# The project's own install steps (the PGlite template, the banner bundles) need the sources: they run in stage 2.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
@@ -25,9 +25,11 @@ COPY package.json ./
 COPY bin ./bin
 COPY src ./src
 COPY rest-adapter ./rest-adapter
-COPY scripts/pglite-template.ts ./scripts/
-# A first start on the embedded database unpacks this instead of running initdb.
+COPY scripts/pglite-template.ts scripts/build-banner.ts ./scripts/
+# A first start on the embedded database unpacks this instead of running initdb; the banner's
+# browser bundles are built once here rather than at the first start.
 RUN node scripts/pglite-template.ts \
+ && node scripts/build-banner.ts \
  && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

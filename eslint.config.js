@@ -17,6 +17,19 @@ export default tseslint.config(
     files: ['src/**/*.js'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly', self: 'readonly' } },
   },
+  {
+    // The banner's browser code (bundled by src/features/banner/runtime-bundle.ts).
+    files: ['src/features/banner/runtime/**/*.ts'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'setTimeout', 'queueMicrotask',
+          'MutationObserver', 'CustomEvent', 'DOMParser', 'URL', 'Element', 'Node', 'HTMLElement', 'HTMLScriptElement',
+          'HTMLIFrameElement', 'HTMLAnchorElement', 'HTMLButtonElement', 'Storage',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
   // ── the house has no circle (docs/ARCHITECTURE.md) ──
   {
     // The kernel knows no feature and no front door.

@@ -5,6 +5,7 @@ import { restRoutes } from '../../rest-adapter/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { notFoundHandler, problemHandler } from '../http/problems.ts';
 import { features } from '../features/index.ts';
+import { bannerRouter } from '../features/banner/banner.routes.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
@@ -50,6 +51,9 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
+
+  // The banner first: public, hot, and in need of none of what follows (banner.routes.ts sets its own headers).
+  app.use(bannerRouter(services.banner));
 
   app.use(requestId);
   // The request line is logged at info; below that level the middleware would only cost time.

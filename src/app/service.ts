@@ -9,6 +9,7 @@ import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import type { Scanner } from '../scanner/scan.ts';
 import { buildApp } from './http-app.ts';
+import type { AppServices } from '../kernel/context.ts';
 import { StartupError } from '../startup-error.ts';
 
 /** The running service. */
@@ -43,6 +44,7 @@ export async function startService(): Promise<ServiceHandle> {
     throw databaseStartupError(error, settings);
   });
   let http: Http;
+  let services: AppServices | undefined;
   try {
     const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
     if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
@@ -58,14 +60,16 @@ export async function startService(): Promise<ServiceHandle> {
       orm: database.orm,
       logger,
       metrics,
-      services: buildServices({
+      services: (services = buildServices({
         orm: database.orm,
+        changes: database.changes,
+        onDisplayCountError: (error) => logger.warn({ err: error }, 'could not write the banner-load counts; trying again'),
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
         adminApiKey: settings.adminApiKey,
         publicBaseUrl: settings.publicBaseUrl,
         observeScan: metrics.scan,
-      }),
+      })),
       options: {
         corsOrigins: settings.corsOrigins,
         rateLimitPerMinute: settings.rateLimitPerMinute,
@@ -76,6 +80,7 @@ export async function startService(): Promise<ServiceHandle> {
     http = drainableServer(app);
     await listen(http.server, settings);
   } catch (error) {
+    await services?.banner.close().catch(() => {});
     await stopAfterFailedStart(scanner, database);
     throw error;
   }
@@ -103,6 +108,7 @@ export async function startService(): Promise<ServiceHandle> {
       await closed;
       clearTimeout(timeout);
       await scanner.close();
+      await services?.banner.close();
       await database.close();
       logger.info('stopped');
       logger.flush();

@@ -1,4 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ChangeFeed } from '../db/change-feed.ts';
+import { createBannerDelivery } from '../features/banner/banner-delivery.ts';
+import { createDisplayCounter } from '../features/banner/display-counter.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
 import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
@@ -8,6 +11,12 @@ import type { Scanner } from '../scanner/scan.ts';
 /** What the long-lived services are made of; the server, the command line and the tests differ only in these. */
 export type ServiceParts = {
   orm: MikroORM;
+  /** Changes of published configurations (the database's `changes`). */
+  changes: ChangeFeed;
+  /** How often counted banner loads are written (default 2 s). */
+  displayCountFlushMs?: number;
+  /** Where a failed write of banner-load counts is reported. */
+  onDisplayCountError?: (error: unknown) => void;
   /** Its browser starts with the first scan. */
   scanner: Scanner;
   maxConcurrentScans: number;
@@ -19,11 +28,19 @@ export type ServiceParts = {
 
 /** The services every feature declared it needs (kernel/context.ts `AppServices`), built once for the process. */
 export function buildServices(parts: ServiceParts): AppServices {
-  return {
+  const services: AppServices = {
     scanner: parts.scanner,
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,
+    banner: createBannerDelivery({
+      orm: parts.orm,
+      services: () => services,
+      changes: parts.changes,
+      counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onDisplayCountError }),
+      publicBaseUrl: parts.publicBaseUrl,
+    }),
   };
+  return services;
 }

@@ -36,6 +36,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
     const scanner = scannerFromSettings(settings.scan);
     const services = buildServices({
       orm: database.orm,
+      changes: database.changes,
       scanner,
       maxConcurrentScans: settings.scan.maxConcurrent,
       adminApiKey: settings.adminApiKey,
@@ -45,6 +46,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       return await work(createRequestContext(database.orm, services, { kind: 'admin' }, `cli-${randomUUID()}`));
     } finally {
       await scanner.close();
+      await services.banner.close();
     }
   });
 }

@@ -1,10 +1,12 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { startEmbeddedPostgres } from './embedded.ts';
 // Side effect: a transaction gives its pooled connection back even when the connection is lost
 // as BEGIN, COMMIT or ROLLBACK goes out (a Kysely bug).
 import './release-transaction-connections.ts';
 import { migrationsList } from './migrations/index.ts';
+import { type ChangeFeed, createChangeFeed } from './change-feed.ts';
 import { countingLogger, type StatementCounter } from './statements.ts';
 
 export type Database = {
@@ -13,6 +15,8 @@ export type Database = {
   description: string;
   /** SQL statements sent so far. */
   statements: StatementCounter;
+  /** Which domains' published configurations changed, in any process (db/change-feed.ts). */
+  changes: ChangeFeed;
   /** The driver's connection pool (its figures go to the metrics). */
   pool(): Promise<{ totalCount: number; idleCount: number; waitingCount: number }>;
   close(): Promise<void>;
@@ -34,6 +38,7 @@ export function ormConfig(
   poolSize: number,
   entities: readonly unknown[],
   statements: StatementCounter = { total: 0 },
+  onPoolCreated?: (pool: Pool) => void,
 ): Options {
   const CountingLogger = countingLogger(statements);
   return defineConfig({
@@ -43,8 +48,11 @@ export function ormConfig(
     migrations: { migrationsList, snapshot: false, silent: true, allOrNothing: true, transactional: true },
     pool: { min: 0, max: poolSize },
     // A database that does not answer fails the request in seconds (503) instead of hanging it.
-    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true },
+    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true, ...(onPoolCreated && { onPoolCreated }) },
     ensureDatabase: false,
+    // The triggers that announce changes of published configurations are hand-written in their
+    // migration (Migration20261123200000_banner), not mirrored in the entities.
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     // One insert statement for a whole bulk write (array payloads hold at most 1,000 items).
@@ -60,14 +68,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const clientUrl = options.databaseUrl ?? embedded!.url;
   try {
     const statements: StatementCounter = { total: 0 };
-    const orm = await MikroORM.init(ormConfig(clientUrl, embedded ? 1 : options.poolSize, options.entities, statements));
-    if (options.migrate !== false) await orm.migrator.up();
+    const changes = createChangeFeed();
+    const orm = await MikroORM.init(
+      ormConfig(clientUrl, embedded ? 1 : options.poolSize, options.entities, statements, (pool) => changes.attachToPool(pool)),
+    );
+    try {
+      if (options.migrate !== false) await orm.migrator.up();
+      // The embedded database is one session, which the pool's connections already listen on.
+      if (!embedded) await changes.listenOn(clientUrl);
+    } catch (error) {
+      await changes.close();
+      await orm.close(true);
+      throw error;
+    }
     return {
+      changes,
       orm,
       description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redactDatabaseUrl(clientUrl)}`,
       statements,
       pool: () => orm.em.getConnection().getNativeClient(),
       async close() {
+        await changes.close();
         await orm.close(true);
         await embedded?.stop();
       },

@@ -1,4 +1,5 @@
 import { apiKeysFeature } from './api-keys/index.ts';
+import { bannerFeature } from './banner/index.ts';
 import { catalogFeature } from './catalog/index.ts';
 import { clientsFeature } from './clients/index.ts';
 import { domainsFeature } from './domains/index.ts';
@@ -25,6 +26,7 @@ export const features: readonly Feature[] = [
   catalogFeature,
   tcfVendorsFeature,
   onboardingFeature,
+  bannerFeature,
 ];
 
 /** Every stored entity, for the ORM. */

@@ -64,6 +64,12 @@ export function useServiceWithDomain(options: ServiceWithDomainOptions & { domai
       get database() {
         return started().database;
       },
+      get services() {
+        return started().services;
+      },
+      get databaseUrl() {
+        return started().databaseUrl;
+      },
       rest: (method, path, body) => started().rest(method, path, body),
       raw: (request) => started().raw(request),
       graphql: (query, variables) => started().graphql(query, variables),

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { type Logger, pino } from 'pino';
 import { metricsOf, openServiceDatabase } from '../../src/app/database.ts';
 import { buildServices } from '../../src/app/services.ts';
+import type { AppServices } from '../../src/kernel/context.ts';
 import type { Database } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/scanner/address-policy.ts';
 import { createSharedBrowser } from '../../src/scanner/browser.ts';
@@ -34,6 +35,10 @@ export type TestClient = {
 export type TestService = TestClient & {
   baseUrl: string;
   database: Database;
+  /** Its long-lived parts (the banner's load counter, …). */
+  services: AppServices;
+  /** The PostgreSQL database it runs on (undefined: embedded). */
+  databaseUrl: string | undefined;
   /** The same requests with another API key (`null`: none). */
   as(key: string | null): TestClient;
   close(): Promise<void>;
@@ -60,6 +65,10 @@ export type TestServiceOptions = {
   maxConcurrentScans?: number;
   development?: boolean;
   trustProxy?: boolean | number | string;
+  /** How often banner loads are written (default 2 s). */
+  displayCountFlushMs?: number;
+  /** The address the snippet and the banner use; `self`: the test service's own (for a browser). */
+  publicBaseUrl?: 'self' | string;
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -69,18 +78,26 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const database = await openServiceDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const metrics = await metricsOf(database);
+  // Listening first, so that the service may know its own address.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const publicBaseUrl = options.publicBaseUrl === 'self' ? baseUrl : (options.publicBaseUrl ?? PUBLIC_BASE_URL);
+  const services = buildServices({
+    orm: database.orm,
+    changes: database.changes,
+    displayCountFlushMs: options.displayCountFlushMs,
+    scanner,
+    maxConcurrentScans: options.maxConcurrentScans ?? 2,
+    adminApiKey: ADMIN_KEY,
+    publicBaseUrl,
+    observeScan: metrics.scan,
+  });
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     metrics,
-    services: buildServices({
-      orm: database.orm,
-      scanner,
-      maxConcurrentScans: options.maxConcurrentScans ?? 2,
-      adminApiKey: ADMIN_KEY,
-      publicBaseUrl: PUBLIC_BASE_URL,
-      observeScan: metrics.scan,
-    }),
+    services,
     options: {
       corsOrigins: options.corsOrigins ?? [],
       rateLimitPerMinute: options.rateLimitPerMinute ?? 1_000_000,
@@ -89,11 +106,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       trustProxy: options.trustProxy,
     },
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const openApi = openApiValidator(PUBLIC_BASE_URL);
+  server.on('request', app);
+  const openApi = openApiValidator(publicBaseUrl);
 
   const clientFor = (key: string | null): TestClient => {
     const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
@@ -128,6 +142,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
   return {
     baseUrl,
+    services,
+    databaseUrl,
     database,
     ...clientFor(ADMIN_KEY),
     as: clientFor,
@@ -135,6 +151,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await scanner.close();
+      await services.banner.close();
       await database.close();
       await drop();
     },

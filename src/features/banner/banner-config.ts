@@ -97,6 +97,12 @@ export type BannerLocale = {
   settingsButtonLabel: string;
   /** Texts of the cookie declaration (`<div class="ccm-cookie-declaration">`): sanitised HTML. */
   cookieDeclaration: string;
+  /**
+   * Texts of the placeholder for an iframe blocked by the domain's iframe rules alone (no
+   * embedding claims it), already escaped. Optional: without it the runtime uses built-in
+   * German or English texts.
+   */
+  blockedIframe?: { text: string; button: string };
 };
 
 export type BannerConfig = {

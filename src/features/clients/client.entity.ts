@@ -30,6 +30,13 @@ export const ClientEntity = defineEntity({
     /** Read with the client (not stored): how many domains it has, and how many of them are whitelabel. */
     domainCount: domainsOfClient(''),
     whitelabelCount: domainsOfClient(' and d."whitelabel"'),
+    /** Banner loads of this calendar month (UTC), counted by the banner feature. */
+    widgetDisplayCount: p
+      .integer()
+      .formula(
+        (cols) =>
+          `(select coalesce(sum(w."count"), 0)::int from "widget_display" w where w."client_id" = ${cols.id} and w."month" = to_char(now() at time zone 'utc', 'YYYY-MM'))`,
+      ),
     ...timestamps(),
   },
 });

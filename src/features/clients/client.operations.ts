@@ -36,20 +36,23 @@ const reread = async (ctx: RequestContext, id: string): Promise<Client> =>
 
 /**
  * The administrator sees every client; a client key sees only its own. Each comes with its
- * banner loads this month, in all and per domain (0 until banner loads are counted).
+ * banner loads this month, in all and per domain.
  */
 export async function listClients(ctx: RequestContext): Promise<ClientListItem[]> {
   const own = ctx.caller.kind === 'admin' ? undefined : ctx.caller.clientId;
   const rows = await ctx.em.find(ClientEntity, own ? { id: own } : {}, { orderBy: { id: 'asc' } });
-  const domains = await ctx.em.execute<{ clientId: string; host: string }[]>(
-    `select "client_id" as "clientId", "host" from "domain"${own ? ' where "client_id" = ?' : ''} order by "host", "id"`,
+  const domains = await ctx.em.execute<{ clientId: string; host: string; loads: number }[]>(
+    `select d."client_id" as "clientId", d."host",
+       (select coalesce(sum(w."count"), 0)::int from "widget_display" w
+        where w."domain_id" = d."id" and w."month" = to_char(now() at time zone 'utc', 'YYYY-MM')) as "loads"
+     from "domain" d${own ? ' where d."client_id" = ?' : ''} order by d."host", d."id"`,
     own ? [own] : [],
   );
   const callsPerDomain = new Map<string, [string, number][]>();
-  for (const { clientId, host } of domains) {
-    callsPerDomain.set(clientId, [...(callsPerDomain.get(clientId) ?? []), [host, 0]]);
+  for (const { clientId, host, loads } of domains) {
+    callsPerDomain.set(clientId, [...(callsPerDomain.get(clientId) ?? []), [host, loads]]);
   }
-  return rows.map((row) => ({ ...toClient(row), actualCallCount: 0, domainCountData: callsPerDomain.get(row.id) ?? [] }));
+  return rows.map((row) => ({ ...toClient(row), actualCallCount: row.widgetDisplayCount ?? 0, domainCountData: callsPerDomain.get(row.id) ?? [] }));
 }
 
 export async function getClient(ctx: RequestContext, clientId: string): Promise<Client> {
@@ -94,6 +97,7 @@ export async function createClient(ctx: RequestContext, input: ClientCreate): Pr
         // Read with the client from now on; a new client has no domains.
         domainCount: 0,
         whitelabelCount: 0,
+        widgetDisplayCount: 0,
         id: newId(),
       });
       await em.flush();

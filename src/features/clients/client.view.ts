@@ -3,13 +3,16 @@ import { type Client, clientFields, NO_FEATURES } from './client.contract.ts';
 import type { ClientRow } from './client.entity.ts';
 
 /** What the view reads of a stored client: the counts are read with it (formulas), or 0 for a new one. */
-type StoredClient = Omit<ClientRow, 'domainCount' | 'whitelabelCount'> & { domainCount?: number; whitelabelCount?: number };
+type StoredClient = Omit<ClientRow, 'domainCount' | 'whitelabelCount' | 'widgetDisplayCount'> & {
+  domainCount?: number;
+  whitelabelCount?: number;
+  widgetDisplayCount?: number;
+};
 
 const clientView = viewOf(clientFields, {
   domainCount: (row: { domainCount?: number }) => row.domainCount ?? 0,
   whitelabelCount: (row: { whitelabelCount?: number }) => row.whitelabelCount ?? 0,
-  // Banner loads are not counted yet: nothing is stored for them.
-  widgetDisplayCount: () => 0,
+  widgetDisplayCount: (row: { widgetDisplayCount?: number }) => row.widgetDisplayCount ?? 0,
   features: (row: Pick<ClientRow, 'features'>) => ({ ...NO_FEATURES, ...row.features }),
 });
 

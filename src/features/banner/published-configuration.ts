@@ -1,0 +1,65 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { type AppServices, createRequestContext } from '../../kernel/context.ts';
+import type { Domain } from '../domains/domain.contract.ts';
+import { domainLoader } from '../domains/domain.reads.ts';
+import { toDomain } from '../domains/domain.view.ts';
+import type { Embedding } from '../embeddings/embedding.contract.ts';
+import { embeddingsOfDomainLoader } from '../embeddings/embedding.reads.ts';
+import { toEmbedding } from '../embeddings/embedding.view.ts';
+import type { Locale } from '../locales/locale.contract.ts';
+import { localesOfDomainLoader } from '../locales/locale.reads.ts';
+import { toLocale } from '../locales/locale.view.ts';
+import type { Placeholder } from '../placeholders/placeholder.contract.ts';
+import { placeholdersOfDomainLoader } from '../placeholders/placeholder.reads.ts';
+import { toPlaceholder } from '../placeholders/placeholder.view.ts';
+import type { Theme } from '../themes/theme.contract.ts';
+import { themesOfDomainLoader } from '../themes/theme.reads.ts';
+import { toTheme } from '../themes/theme.view.ts';
+
+/**
+ * What a domain publishes to its visitors: its settings, its active embeddings (with their
+ * assets), its placeholders, the theme the banner wears and its active locales (every text
+ * filled in), each as the API shows it.
+ */
+export type PublishedConfiguration = {
+  clientId: string;
+  domain: Domain;
+  embeddings: Embedding[];
+  placeholders: Placeholder[];
+  /** The default theme, else the first one; null: the banner's own look. */
+  theme: Theme | null;
+  /** In the order of the domain's `locales` (the first is the fallback). */
+  locales: Locale[];
+};
+
+/** The published configuration of a domain, or null if there is no such domain: five statements, sent together. */
+export async function readPublishedConfiguration(
+  orm: MikroORM,
+  services: AppServices,
+  domainId: string,
+): Promise<PublishedConfiguration | null> {
+  // Not an operation of any caller: the loaders read what the public banner shows, and nothing more.
+  const ctx = createRequestContext(orm, services, { kind: 'admin' }, 'banner');
+  const [domain, embeddings, placeholders, themes, locales] = await Promise.all([
+    domainLoader(ctx).load(domainId),
+    embeddingsOfDomainLoader(ctx).load(domainId),
+    placeholdersOfDomainLoader(ctx).load(domainId),
+    themesOfDomainLoader(ctx).load(domainId),
+    localesOfDomainLoader(ctx).load(domainId),
+  ]);
+  if (!domain || !embeddings || !placeholders || !themes || !locales) return null;
+  const theme = themes.items.find((row) => row.isDefault) ?? themes.items[0];
+  const settings = toDomain(domain);
+  const byName = new Map(locales.items.filter((row) => row.active).map((row) => [row.name, row]));
+  return {
+    clientId: domain.clientId,
+    domain: settings,
+    embeddings: embeddings.items.filter((row) => row.active).map((row) => toEmbedding(row, row.assets)),
+    placeholders: placeholders.items.map(toPlaceholder),
+    theme: theme ? toTheme(theme) : null,
+    locales: settings.locales.flatMap((name) => {
+      const row = byName.get(name);
+      return row ? [toLocale(row)] : [];
+    }),
+  };
+}

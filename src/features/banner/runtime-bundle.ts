@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, version as esbuildVersion, type BuildOptions } from 'esbuild';
+import type { BannerConfig } from './banner-config.ts';
+
+/**
+ * The banner's two browser bundles, built from runtime/ with esbuild: the bootstrap (inlined
+ * in every app.js) and the runtime (vanilla-cookieconsent, iframemanager and their CSS; served
+ * as a file of its own). They are made once per version of their sources and libraries and
+ * kept in node_modules/.cache beside the PGlite template: at install (`npm run prepare`,
+ * scripts/build-banner.ts), else at the first call here.
+ */
+
+export type BannerBundles = {
+  bootstrap: string;
+  runtime: string;
+  /** Hex SHA-256 of the runtime's bytes (for its URL or ETag). */
+  runtimeHash: string;
+};
+
+const RUNTIME_DIR = join(import.meta.dirname, 'runtime');
+const BOOTSTRAP_GLOBAL = '__ccmBootstrap';
+
+/** An installed package's directory (found from its entry point: not every package exports its package.json). */
+function packageDir(name: string): string {
+  const entry = fileURLToPath(import.meta.resolve(name));
+  const marker = `/node_modules/${name}/`;
+  return entry.slice(0, entry.lastIndexOf(marker) + marker.length);
+}
+const versionOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+
+const COOKIECONSENT_DIR = packageDir('vanilla-cookieconsent');
+const LIBRARIES = {
+  'vanilla-cookieconsent': versionOf(COOKIECONSENT_DIR),
+  '@orestbida/iframemanager': versionOf(packageDir('@orestbida/iframemanager')),
+  esbuild: esbuildVersion,
+};
+const SERVICE_VERSION = versionOf(join(import.meta.dirname, '..', '..', '..'));
+const CACHE_DIR = join(COOKIECONSENT_DIR, '..', '.cache', 'consent-domain-config');
+
+const COMMON: BuildOptions = {
+  bundle: true,
+  write: false,
+  minify: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2019',
+  tsconfig: join(RUNTIME_DIR, 'tsconfig.json'),
+  logLevel: 'silent',
+};
+
+type Built = { bootstrap: string; runtime: string };
+
+async function buildBundles(): Promise<Built> {
+  const [bootstrap, runtime] = await Promise.all([
+    build({ ...COMMON, entryPoints: [join(RUNTIME_DIR, 'bootstrap.ts')], globalName: BOOTSTRAP_GLOBAL, legalComments: 'none' }),
+    build({
+      ...COMMON,
+      entryPoints: [join(RUNTIME_DIR, 'runtime.ts')],
+      loader: { '.css': 'text' },
+      define: { __CCM_RUNTIME_VERSION__: JSON.stringify(SERVICE_VERSION) },
+      // The libraries' MIT notices stay with them.
+      legalComments: 'eof',
+    }),
+  ]);
+  return { bootstrap: bootstrap.outputFiles![0]!.text, runtime: runtime.outputFiles![0]!.text };
+}
+
+/** What the bundles are made of: the runtime's sources, this file (the build options), the libraries' versions. */
+async function cacheKey(): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify({ LIBRARIES, SERVICE_VERSION }));
+  const sources = [
+    ...(await readdir(RUNTIME_DIR)).sort().map((name) => join(RUNTIME_DIR, name)),
+    join(import.meta.dirname, 'banner-config.ts'),
+    fileURLToPath(import.meta.url),
+  ];
+  for (const path of sources) hash.update(relative(import.meta.dirname, path)).update('\0').update(await readFile(path)).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}
+
+const readCache = (path: string): Promise<Built | undefined> =>
+  readFile(path, 'utf8').then(
+    (text) => {
+      try {
+        const cached = JSON.parse(text) as Partial<Built>;
+        return typeof cached.bootstrap === 'string' && typeof cached.runtime === 'string' ? (cached as Built) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    () => undefined,
+  );
+
+/** Stores the bundles (written aside and renamed, so that a reader never sees half a file) and drops older ones. */
+async function writeCache(path: string, bundles: Built): Promise<void> {
+  await mkdir(CACHE_DIR, { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, JSON.stringify(bundles));
+  await rename(partial, path);
+  const stale = (await readdir(CACHE_DIR)).filter((name) => /^banner-[0-9a-f]+\.json$/.test(name) && join(CACHE_DIR, name) !== path);
+  await Promise.all(stale.map((name) => rm(join(CACHE_DIR, name), { force: true })));
+}
+
+async function loadOrBuild(): Promise<BannerBundles> {
+  const path = join(CACHE_DIR, `banner-${await cacheKey()}.json`);
+  let bundles = await readCache(path);
+  if (!bundles) {
+    bundles = await buildBundles();
+    // A cache that cannot be written (a read-only node_modules) only means building again next time.
+    await writeCache(path, bundles).catch(() => undefined);
+  }
+  return { ...bundles, runtimeHash: createHash('sha256').update(bundles.runtime).digest('hex') };
+}
+
+let loading: Promise<BannerBundles> | undefined;
+
+/** The bundles from the cache, or built (and cached) when there are none for these sources. Loaded once a process. */
+export function loadBannerBundles(): Promise<BannerBundles> {
+  loading ??= loadOrBuild().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/**
+ * The text of app.js for a domain: the bootstrap, started with the domain's configuration and
+ * the runtime's address. Served as an external script, so the JSON needs no HTML escaping.
+ */
+export function appScript(bundles: Pick<BannerBundles, 'bootstrap'>, config: BannerConfig, runtimeUrl: string): string {
+  // U+2028 and U+2029 are valid in JSON but end a line in JavaScript before ES2019.
+  const json = (value: unknown) => JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `(function(){${bundles.bootstrap}\n${BOOTSTRAP_GLOBAL}.start(${json(config)},${json(runtimeUrl)});})();\n`;
+}

@@ -1,0 +1,91 @@
+import type { BannerService } from '../banner-config.ts';
+import { BLOCKED, OWN } from './attributes.ts';
+
+const LOADER_TYPE = 'text/x-ccm-loader';
+
+type Revival = {
+  /** Attributes not copied. */
+  drop: RegExp;
+  src?: string | null;
+  type?: string | null;
+  /** Where the new script goes; by default in place of the old one. */
+  place?: (fresh: HTMLScriptElement) => void;
+};
+
+/**
+ * A script element that runs: a copy of `old` put in the page. Resolves once it ran (an
+ * external one: loaded or failed), so that scripts released together run in their order.
+ */
+function revive(old: HTMLScriptElement, { drop, src = null, type = null, place = (fresh) => old.replaceWith(fresh) }: Revival): Promise<void> {
+  const fresh = document.createElement('script');
+  for (const { name, value } of Array.from(old.attributes)) if (!drop.test(name)) fresh.setAttribute(name, value);
+  fresh.setAttribute(OWN, '');
+  if (type) fresh.setAttribute('type', type);
+  if (src) fresh.setAttribute('src', src);
+  fresh.text = old.text;
+  const ran = new Promise<void>((resolve) => {
+    if (!fresh.hasAttribute('src')) return resolve();
+    fresh.async = false;
+    fresh.onload = fresh.onerror = () => resolve();
+  });
+  place(fresh);
+  return ran;
+}
+
+/** Releases the scripts and HTML code of accepted services, each at most once a page, one after another. */
+export function createReleaser() {
+  const done = new WeakSet<Element>();
+  const injected = new Set<string>();
+  let queue = Promise.resolve();
+  const enqueue = (step: () => Promise<void>) => {
+    queue = queue.then(step, step);
+  };
+  const inOrder = (scripts: HTMLScriptElement[], revival: (script: HTMLScriptElement) => Revival) => {
+    const pending = scripts.filter((script) => !done.has(script));
+    pending.forEach((script) => done.add(script));
+    if (pending.length > 0) enqueue(async () => {
+      for (const script of pending) await revive(script, revival(script));
+    });
+  };
+
+  return {
+    /** CCM19's `<script type="text/x-ccm-loader" data-ccm-loader-group="…">` of the service's group (or just `only`). */
+    loaders(service: BannerService, only?: HTMLScriptElement) {
+      if (!service.scriptLoaderGroup) return;
+      const scripts = only ? [only] : Array.from(document.querySelectorAll<HTMLScriptElement>(`script[type="${LOADER_TYPE}"]`));
+      inOrder(
+        scripts.filter((script) => script.type === LOADER_TYPE && script.getAttribute('data-ccm-loader-group') === service.scriptLoaderGroup),
+        (script) => ({ drop: /^(type|data-ccm-loader-.*)$/, src: script.getAttribute('data-ccm-loader-src') }),
+      );
+    },
+
+    /** Scripts the bootstrap blocked for the service that cookieconsent does not manage (they came after it started). */
+    blocked(service: BannerService, managedByCookieConsent: WeakSet<Element>) {
+      const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[${BLOCKED}][type="text/plain"]`)).filter(
+        (script) => script.getAttribute('data-service') === service.id && !managedByCookieConsent.has(script),
+      );
+      inOrder(scripts, (script) => ({ drop: /^(type|data-type|data-category|data-service)$/, type: script.getAttribute('data-type') }));
+    },
+
+    /** The service's `scriptHtmlCode`, appended to the body, its scripts made anew so that they run. */
+    html(service: BannerService) {
+      if (!service.scriptHtmlCode.trim() || injected.has(service.id)) return;
+      injected.add(service.id);
+      const template = document.createElement('template');
+      template.innerHTML = service.scriptHtmlCode;
+      const nodes = Array.from(template.content.childNodes);
+      enqueue(async () => {
+        for (const node of nodes) {
+          if (node instanceof HTMLScriptElement) {
+            await revive(node, { drop: /^$/, place: (fresh) => document.body.appendChild(fresh) });
+            continue;
+          }
+          const nested = node instanceof Element ? Array.from(node.querySelectorAll('script')) : [];
+          nested.forEach((script) => script.setAttribute(OWN, ''));
+          document.body.appendChild(node);
+          for (const script of nested) await revive(script, { drop: /^$/ });
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import '@orestbida/iframemanager';
+import * as CookieConsent from 'vanilla-cookieconsent';
+import { embeddingDetail, emit, installCcmApi } from './ccm-api.ts';
+import { updateConsent } from './consent-mode.ts';
+import { eraseCookie } from './cookies.ts';
+import { cookieConsentConfig, labelServices, type ServiceHooks } from './cookieconsent-config.ts';
+import { fillCookieDeclarations } from './declaration.ts';
+import { HANDOVER, type Handover } from './handover.ts';
+import { createIframes } from './iframes.ts';
+import { chooseLocale, matchLocale } from './locale.ts';
+import { allServices, type ServiceRef } from './markers.ts';
+import { createReleaser } from './release.ts';
+import { eraseUnknownCookies, removeStoredKeys } from './storage.ts';
+import { predatesReset, readStoredRecord } from './stored-consent.ts';
+import { injectStyles } from './styles.ts';
+import { addLogo, createSettingsButton } from './theme.ts';
+
+/**
+ * The banner: vanilla-cookieconsent and iframemanager, configured from the domain's
+ * configuration, taking over what the bootstrap blocked (window.__ccmBanner).
+ */
+
+const whenParsed = (run: () => void) =>
+  document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', run, { once: true }) : run();
+
+function start(handover: Handover): void {
+  const { config, accepted } = handover;
+  const services = new Map(allServices(config).map((ref) => [ref.service.id, ref]));
+  let locale = chooseLocale(config, document.documentElement.lang, navigator.languages);
+
+  const record = readStoredRecord(config.consent);
+  if (record && predatesReset(record, config.consent.resetBefore)) {
+    if (config.consent.storage === 'localStorage') localStorage.removeItem(config.consent.name);
+    else eraseCookie(config.consent.name);
+  }
+
+  const currentlyAccepted = (): ServiceRef[] =>
+    [...services.values()].filter(({ service, category }) => CookieConsent.validConsent() && CookieConsent.acceptedService(service.id, category));
+
+  // The Consent Mode update of a choice goes out before the first script it releases (the
+  // service callbacks run before cookieconsent's own choice callbacks), once per choice.
+  let pageLoaded = false;
+  let updatedThisChoice = false;
+  const updateConsentMode = () => {
+    if (!config.googleConsentMode || updatedThisChoice) return;
+    updatedThisChoice = true;
+    queueMicrotask(() => (updatedThisChoice = false));
+    updateConsent(config, new Set(currentlyAccepted().map(({ service }) => service.id)));
+  };
+
+  const alwaysAllow = (serviceId: string) => {
+    const ref = services.get(serviceId);
+    if (!ref) return;
+    const inCategory = CookieConsent.getUserPreferences().acceptedServices[ref.category] ?? [];
+    CookieConsent.acceptService([...inCategory, serviceId], ref.category);
+  };
+
+  const releaser = createReleaser();
+  const iframes = createIframes(config, locale, alwaysAllow, (serviceId) => accepted.has(serviceId));
+  const managedByCookieConsent = new WeakSet<Element>();
+  const settings = createSettingsButton(config, config.texts[locale]?.settingsButtonLabel ?? '', (which) =>
+    which === 'preferences' ? CookieConsent.showPreferences() : CookieConsent.show(true),
+  );
+
+  // Services whose acceptance this page has acted on.
+  const taken = new Set<string>();
+  const hooks: ServiceHooks = {
+    accepted(ref) {
+      if (taken.has(ref.service.id)) return;
+      taken.add(ref.service.id);
+      if (pageLoaded) updateConsentMode();
+      accepted.add(ref.service.id);
+      releaser.loaders(ref.service);
+      releaser.blocked(ref.service, managedByCookieConsent);
+      releaser.html(ref.service);
+      iframes.accept(ref.service.id);
+      emit('ccm19EmbeddingAccepted', embeddingDetail(config, ref, locale));
+    },
+    rejected(ref) {
+      taken.delete(ref.service.id);
+      if (pageLoaded) updateConsentMode();
+      accepted.delete(ref.service.id);
+      removeStoredKeys(ref.service);
+      iframes.reject(ref.service.id);
+      handover.reblockIframes();
+    },
+  };
+
+  const afterChoice = () => {
+    const chosen = currentlyAccepted();
+    accepted.clear();
+    chosen.forEach(({ service }) => accepted.add(service.id));
+    // cookieconsent calls onAccept only for services whose state changed: never for a read-only category's.
+    chosen.forEach(hooks.accepted);
+    for (const { service } of services.values()) if (!accepted.has(service.id)) removeStoredKeys(service);
+    updateConsentMode();
+    if (config.deleteUnknownCookies) eraseUnknownCookies(config);
+    settings.show();
+    emit('ccm19ConsentChanged', {
+      categories: CookieConsent.getUserPreferences().acceptedCategories,
+      services: chosen.map(({ service }) => service.id),
+    });
+  };
+
+  const ccConfig = cookieConsentConfig(config, locale, hooks, {
+    onFirstConsent: afterChoice,
+    onChange: afterChoice,
+    onModalReady: ({ modalName, modal }) => {
+      if (modalName === 'consentModal') addLogo(config, modal);
+    },
+    onModalHide: ({ modalName }) => {
+      if (modalName === 'consentModal') settings.show();
+      const open = document.documentElement.classList;
+      if (!open.contains('show--consent') && !open.contains('show--preferences')) emit('ccm19WidgetClosed');
+    },
+  });
+
+  const switchLocale = async (name: string) => {
+    const target = matchLocale(config.locales, name);
+    if (!target) return false;
+    locale = target;
+    labelServices(config, ccConfig.categories, target);
+    const switched = await CookieConsent.setLanguage(target, true);
+    fillCookieDeclarations(config, target);
+    settings.relabel(config.texts[target]?.settingsButtonLabel ?? '');
+    return switched;
+  };
+  installCcmApi(config, () => locale, switchLocale);
+
+  iframes.start(handover.blocked.splice(0));
+  handover.onLate = (item) => {
+    if (!(item instanceof HTMLScriptElement)) return iframes.late(item);
+    const group = item.getAttribute('data-ccm-loader-group');
+    for (const { service } of services.values()) {
+      if (group && service.scriptLoaderGroup === group && accepted.has(service.id)) releaser.loaders(service, item);
+    }
+  };
+  fillCookieDeclarations(config, locale);
+
+  // Services of read-only categories need no consent.
+  for (const ref of services.values()) if (config.categories.some((category) => category.readOnly && category.key === ref.category)) hooks.accepted(ref);
+
+  document.querySelectorAll('script[data-category]').forEach((script) => managedByCookieConsent.add(script));
+  void CookieConsent.run(ccConfig).then(() => {
+    pageLoaded = true;
+    if (CookieConsent.validConsent()) settings.show();
+    emit('ccm19WidgetLoaded');
+  });
+}
+
+/** Search engines' crawlers, as cookieconsent recognises them: they get no banner (it would be indexed). */
+const CRAWLER = /bot|crawl|spider|slurp|teoma/i;
+
+const handover = window[HANDOVER];
+if (handover && !CRAWLER.test(navigator.userAgent)) {
+  injectStyles(handover.config.layout.css);
+  whenParsed(() => start(handover));
+}

@@ -1,0 +1,52 @@
+import sanitizeHtml from 'sanitize-html';
+
+/** Text that will be shown as HTML (cookieconsent inserts its texts as HTML): every markup character escaped. */
+export const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/** A plain text for the banner: its `{placeholder}`s filled in, escaped, line breaks kept. */
+export const plainText = (fill: Fill, value: string): string => escapeHtml(fill(value)).replace(/\r?\n/g, '<br>');
+
+/** Replaces `{name}` by the value of the placeholder `name`; a reference to no placeholder stays as written. */
+export type Fill = (value: string, escape?: (value: string) => string) => string;
+
+export function placeholderFiller(values: ReadonlyMap<string, string>): Fill {
+  return (value, escape = (text) => text) =>
+    value.replace(/\{([^{}\s]{1,255})\}/g, (whole, name: string) => {
+      const replacement = values.get(name);
+      return replacement === undefined ? whole : escape(replacement);
+    });
+}
+
+const ALLOWED_HTML: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 'a', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'small', 'address'],
+  allowedAttributes: { a: ['href', 'title', 'target', 'rel'] },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowProtocolRelative: false,
+  transformTags: {
+    // A link that opens a new tab must not hand the opened page a handle on the site.
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: attribs.target === '_blank' ? { ...attribs, rel: 'noopener noreferrer' } : attribs,
+    }),
+  },
+};
+
+/** An operator's HTML text (`…HtmlCode`): placeholders filled in (their values escaped), then sanitised. */
+export const safeHtml = (fill: Fill, value: string): string => sanitizeHtml(fill(value, escapeHtml), ALLOWED_HTML);
+
+/** A link target the banner may use: an http(s) address or a path on the site, after filling in placeholders; else null. */
+export function linkTarget(fill: Fill, value: string): string | null {
+  const filled = fill(value).trim();
+  if (filled.startsWith('/') && !filled.startsWith('//')) return filled;
+  try {
+    const url = new URL(filled);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `<a>` to `href` (already checked by `linkTarget`) with an escaped label. */
+export const link = (href: string, label: string, newTab: boolean): string =>
+  `<a href="${escapeHtml(href)}"${newTab ? ' target="_blank" rel="noopener noreferrer"' : ''}>${label}</a>`;

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDomain, embeddingPayload, unknownId } from '../../support/fixtures.ts';
+import { startServiceProcess } from '../../support/service-process.ts';
+import { ADMIN_KEY } from '../../support/service.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/** What the snippet loads: the public banner script of a domain, and the runtime it brings. */
+describe('the public banner script (app.js)', () => {
+  const { service, domain, client } = useServiceWithDomain({ service: { displayCountFlushMs: 3_600_000 } });
+
+  const appJs = (query: string, headers: Record<string, string> = {}) =>
+    fetch(`${service.baseUrl}/app.js?${query}`, { headers: { 'accept-encoding': 'identity', ...headers } });
+  const withEmbedding = async (overrides: Record<string, unknown> = {}) => {
+    const answer = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload(overrides));
+    expect(answer.status, answer.text).toBe(201);
+    return answer.body as { id: string };
+  };
+
+  it('answers the banner without a key, for any origin, cacheable by a CDN, with a strong validator', async () => {
+    await withEmbedding();
+    const answer = await appJs(`domain=${domain.domainId}`, { origin: 'https://www.example.org' });
+    const body = await answer.text();
+    expect(answer.status, body).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(answer.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=86400, stale-if-error=86400');
+    expect(answer.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    expect(body).toContain('Wir nutzen auf dieser Website Cookies');
+  });
+
+  it('answers 304 to a current copy, and the same bytes gzipped to a browser that takes them', async () => {
+    await withEmbedding();
+    const first = await appJs(`domain=${domain.domainId}`);
+    const plain = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag')!;
+    const again = await appJs(`domain=${domain.domainId}`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const zipped = await fetch(`${service.baseUrl}/app.js?domain=${domain.domainId}`, { headers: { 'accept-encoding': 'gzip' } });
+    // fetch unpacks it; the header says it travelled gzipped.
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(plain)).toBe(true);
+    expect(zipped.headers.get('etag')).toBe(etag);
+  });
+
+  it('sends no SQL statement for a warm load, and is rebuilt at once after a write that changes it', async () => {
+    const embedding = await withEmbedding({ name: 'Erster Name' });
+    const first = await appJs(`domain=${domain.domainId}&lang=de_DE`);
+    expect(await first.text()).toContain('Erster Name');
+    const before = service.database.statements.total;
+    for (let i = 0; i < 20; i++) expect((await appJs(`domain=${domain.domainId}&lang=de_DE`)).status).toBe(200);
+    expect(service.database.statements.total - before).toBe(0);
+
+    const update = await service.rest('PUT', `${domain.base}/embedding/${embedding.id}`, { name: 'Zweiter Name' });
+    expect(update.status, update.text).toBe(200);
+    const after = await appJs(`domain=${domain.domainId}&lang=de_DE`);
+    const text = await after.text();
+    expect(text).toContain('Zweiter Name');
+    expect(text).not.toContain('Erster Name');
+    expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));
+  });
+
+  it('is rebuilt after writes of placeholders, themes, locales, assets and the domain, and after a deletion', async () => {
+    const embedding = await withEmbedding();
+    const changes: [string, string, unknown, string][] = [
+      ['PUT', `${domain.base}/locale/de_DE`, { widgetTitle: 'Titel {FIRMA}' }, 'Titel {FIRMA}'],
+      ['PUT', `${domain.base}/placeholder`, [{ name: 'FIRMA', value: 'Beispiel GmbH' }], 'Titel Beispiel GmbH'],
+      ['POST', `${domain.base}/embedding/${embedding.id}/asset`, { name: 'neues_cookie' }, 'neues_cookie'],
+      ['PUT', domain.base, { consentCookieLifetime: 42 }, '42'],
+    ];
+    for (const [method, path, body, expected] of changes) {
+      const write = await service.rest(method, path, body);
+      expect(write.status, write.text).toBeLessThan(300);
+      expect(await (await appJs(`domain=${domain.domainId}&lang=de_DE`)).text()).toContain(expected);
+    }
+    const removed = await service.rest('DELETE', `${domain.base}/embedding/${embedding.id}`);
+    expect(removed.status).toBe(204);
+    // Nothing left to ask: the script does nothing.
+    expect(await (await appJs(`domain=${domain.domainId}`)).text()).toMatch(/^\/\* The consent banner is switched off/);
+  });
+
+  it('does nothing on a domain whose banner is switched off, and honours a domain that turned caching off', async () => {
+    await withEmbedding();
+    await service.rest('PUT', domain.base, { frontendWidgetEnabled: false });
+    const off = await appJs(`domain=${domain.domainId}`);
+    expect(off.status).toBe(200);
+    expect(await off.text()).toMatch(/^\/\* The consent banner is switched off/);
+    await service.rest('PUT', domain.base, { frontendWidgetEnabled: true, frontendWidgetCache: false });
+    expect((await appJs(`domain=${domain.domainId}`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers 404 for an unknown domain, 400 for a malformed or missing one', async () => {
+    const unknown = await appJs(`domain=${unknownId()}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await appJs('domain=nope')).status).toBe(400);
+    expect((await appJs('')).status).toBe(400);
+  });
+
+  it('brings its runtime from a content-hashed address that never changes', async () => {
+    await withEmbedding();
+    const body = await (await appJs(`domain=${domain.domainId}`)).text();
+    const runtimePath = body.match(/\/banner\/runtime-[0-9a-f]+\.js/)?.[0];
+    expect(runtimePath, 'the runtime address in app.js').toBeDefined();
+    const runtime = await fetch(`${service.baseUrl}${runtimePath}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(runtime.status).toBe(200);
+    expect(runtime.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(runtime.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await runtime.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    expect((await fetch(`${service.baseUrl}/banner/runtime-0000.js`)).status).toBe(404);
+  });
+
+  it("counts every load towards the client's banner loads of the month, written in batches", async () => {
+    await withEmbedding();
+    const other = await createDomain(service, 'shop.example.org', { clientId: client.id });
+    await service.rest('POST', `${other.base}/embedding`, embeddingPayload());
+    for (let i = 0; i < 5; i++) await appJs(`domain=${domain.domainId}`);
+    for (let i = 0; i < 2; i++) await appJs(`domain=${other.domainId}`, { 'if-none-match': '"whatever"' });
+    const unwritten = await service.rest('GET', `/hosting/api/client/${client.id}`);
+    expect(unwritten.body.widgetDisplayCount).toBe(0);
+    await service.services.banner.counter.flush();
+    const read = await service.rest('GET', `/hosting/api/client/${client.id}`);
+    expect(read.body.widgetDisplayCount).toBe(7);
+    const list = await service.rest('GET', '/hosting/api/client');
+    const listed = list.body.find((item: { id: string }) => item.id === client.id);
+    expect(listed.actualCallCount).toBe(7);
+    expect(listed.domainCountData).toEqual(expect.arrayContaining([['www.example.org', 5], ['shop.example.org', 2]]));
+    const graphql = await service.graphql(`query($id: ID!) { client(id: $id) { widgetDisplayCount } }`, { id: client.id });
+    expect(graphql.data?.client.widgetDisplayCount).toBe(7);
+  });
+});
+
+describe.runIf(onPostgres)('several service processes on one PostgreSQL database', () => {
+  const { service, domain } = useServiceWithDomain({ domainPer: 'suite' });
+  let second: Awaited<ReturnType<typeof startServiceProcess>>;
+
+  beforeAll(async () => {
+    second = await startServiceProcess({
+      env: { DATABASE_URL: service.databaseUrl!, ADMIN_API_KEY: ADMIN_KEY, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    });
+  }, 60_000);
+  afterAll(() => second?.stop());
+
+  it('serve the new banner within a second of a write through another one', async () => {
+    expect(second.ready, second.output().stderr).toBe(true);
+    const embedding = (await service.rest('POST', `${domain.base}/embedding`, embeddingPayload({ name: 'Alt' }))).body as { id: string };
+    const load = async () => (await fetch(`${second.base}/app.js?domain=${domain.domainId}&lang=de_DE`)).text();
+    expect(await load()).toContain('Alt');
+    await service.rest('PUT', `${domain.base}/embedding/${embedding.id}`, { name: 'Neu' });
+    const written = Date.now();
+    let seen = false;
+    while (!seen && Date.now() - written < 1_000) {
+      seen = (await load()).includes('Neu');
+      if (!seen) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(seen, 'the second process serves the change within a second').toBe(true);
+  });
+});
