@@ -211,7 +211,8 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
         acceptAllBtn: text(locale.widgetFullConsentButtonText),
         acceptNecessaryBtn: text(locale.widgetDeclineButtonText),
         showPreferencesBtn: text(locale.widgetSettingsButtonText),
-        closeIconLabel: text(locale.detailsCloseButtonText),
+        // cookieconsent shows a close icon (which declines) only when it has a label for it.
+        ...(published.theme?.widgetCloseButton && { closeIconLabel: text(locale.detailsCloseButtonText) }),
         footer: footerLinks.join('\n'),
       },
       preferencesModal: {

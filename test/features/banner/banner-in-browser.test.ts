@@ -125,8 +125,13 @@ ${snippets[locale]}
   const visitor = async () => {
     const context = await browser.createBrowserContext();
     const problems: string[] = [];
+    /** What each page asked the service for, in order. */
+    const fromService: string[] = [];
     const open = async (query = ''): Promise<Page> => {
       const page = await context.newPage();
+      page.on('request', (request) => {
+        if (request.url().startsWith(service.baseUrl)) fromService.push(new URL(request.url()).pathname);
+      });
       await page.setViewport({ width: 1280, height: 800 });
       // What the test asserts is the service's answer, not the browser's copy of it.
       await page.setCacheEnabled(false);
@@ -135,7 +140,7 @@ ${snippets[locale]}
       await page.waitForFunction(() => (window as unknown as { bannerReady?: boolean }).bannerReady === true, { timeout: 10_000 });
       return page;
     };
-    return { context, open, problems };
+    return { context, open, problems, fromService };
   };
   const bannerShown = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('show--consent'));
   const cookieNames = async (page: Page) => (await page.cookies()).map((cookie) => cookie.name);
@@ -162,9 +167,11 @@ ${snippets[locale]}
     ) as Promise<[string, string, Record<string, string>][]>;
 
   it('shows the domain’s German texts with its placeholders and theme, and holds everything back until a choice', async () => {
-    const { context, open, problems } = await visitor();
+    const { context, open, problems, fromService } = await visitor();
     const page = await open();
     expect(await bannerShown(page)).toBe(true);
+    // Two requests to the service before the banner shows: the domain's app.js and the runtime it names.
+    expect(fromService).toEqual(['/app.js', expect.stringMatching(/^\/banner\/runtime-[0-9a-f]+\.js$/)]);
     expect(await page.$eval('#cc-main .cm__title', (element) => element.textContent)).toBe('Datenschutz bei Beispiel & Söhne GmbH');
     const look = await page.$eval('#cc-main .cm', (element) => getComputedStyle(element).backgroundColor);
     expect(look).toBe('rgb(253, 246, 227)');
