@@ -46,7 +46,7 @@ const api = async (method: string, path: string, body?: unknown) => {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
-  return answer.json() as Promise<any>;
+  return answer.json() as Promise<{ id: string } & Record<string, string>>;
 };
 
 let site: Server | undefined;
