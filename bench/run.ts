@@ -375,8 +375,16 @@ try {
   // The same query with every locale's texts: one statement more, whatever the number of locales
   const wholeDomainWithLocales = wholeDomain.replace(
     'embeddings {',
-    'localeTexts { name active widgetTitle widgetIntroText acceptAllButtonText declineButtonText purposeNames { purpose text } } embeddings {',
+    'localeTexts { name active widgetTitle widgetIntroText widgetFullConsentButtonText widgetDeclineButtonText purposeNames { purpose text } } embeddings {',
   );
+  // A query that fails would measure error answers: check it once first.
+  const probe = await fetch(`${service.base}/graphql`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ query: wholeDomainWithLocales, variables: { c: client.id, d: domains[10]!.split('/').at(-1)! } }),
+  });
+  const probed = (await probe.json()) as { errors?: unknown[]; data?: { domain?: { localeTexts?: unknown[] } } };
+  if (probed.errors || probed.data?.domain?.localeTexts?.length !== 2) throw new Error(`the whole-domain query with locales fails: ${JSON.stringify(probed).slice(0, 500)}`);
   const localeRow = await compare('GraphQL whole domain with 2 locales, 10 embeddings (8 connections)', service, baseline, (target, which) =>
     which === 'service'
       ? {

@@ -5,7 +5,8 @@ import { restRoutes } from '../../rest-adapter/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { notFoundHandler, problemHandler } from '../http/problems.ts';
 import { features } from '../features/index.ts';
-import { bannerRouter } from '../features/banner/banner.routes.ts';
+import { bannerFastPath, bannerRouter } from '../features/banner/banner.routes.ts';
+import type { RequestListener } from 'node:http';
 import type { AppServices } from '../kernel/context.ts';
 import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
@@ -46,13 +47,15 @@ export type AppDependencies = {
 export const openApiSource = (serverUrl: string): OpenApiSource => ({ serverUrl, routes: restRoutes, features });
 
 /** The whole HTTP surface: health, GraphQL (Yoga + GraphiQL) and the REST compatibility layer. */
-export function buildApp({ orm, logger, services, metrics, options }: AppDependencies): express.Express {
+export function buildApp({ orm, logger, services, metrics, options }: AppDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
 
-  // The banner first: public, hot, and in need of none of what follows (banner.routes.ts sets its own headers).
+  // The banner first: public, hot, and in need of none of what follows (banner.routes.ts sets its
+  // own headers). Its warm loads do not even reach Express (bannerFastPath, below); these routes
+  // answer the rest: bad or unknown domains, failures.
   app.use(bannerRouter(services.banner));
 
   app.use(requestId);
@@ -91,5 +94,5 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
 
   app.use(notFoundHandler);
   app.use(problemHandler(logger));
-  return app;
+  return bannerFastPath(services.banner, app);
 }

@@ -64,6 +64,11 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     sizeCalculation: (entry) => Math.max(1, entry.size),
   });
   const building = new Map<string, Promise<DomainEntry | null>>();
+  /**
+   * Ids asked for that name no domain: asked again, they cost no query (a flood of made-up ids
+   * must not become a flood of statements). The domain's creation is announced like any change.
+   */
+  const missing = new LRUCache<string, true>({ max: 10_000 });
   /** Bumped by every change of a domain (`*` by a resync): a build that started before one is not kept. */
   const generations = new Map<string, number>();
   let epoch = 0;
@@ -73,12 +78,14 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     changed(domainId) {
       generations.set(domainId, (generations.get(domainId) ?? 0) + 1);
       cache.delete(domainId);
+      missing.delete(domainId);
       building.delete(domainId);
     },
     resync() {
       epoch++;
       generations.clear();
       cache.clear();
+      missing.clear();
       building.clear();
     },
   });
@@ -92,12 +99,16 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
   async function entryOf(domainId: string): Promise<DomainEntry | null> {
     const cached = cache.get(domainId);
     if (cached) return cached;
+    if (missing.has(domainId)) return null;
     let pending = building.get(domainId);
     if (!pending) {
       const generation = generationOf(domainId);
       pending = readPublishedConfiguration(options.orm, options.services(), domainId).then((published) => {
         if (building.get(domainId) === pending) building.delete(domainId);
-        if (!published) return null;
+        if (!published) {
+          if (generationOf(domainId) === generation) missing.set(domainId, true);
+          return null;
+        }
         const entry: DomainEntry = { published, scripts: new Map(), size: JSON.stringify(published).length };
         if (generationOf(domainId) === generation) cache.set(domainId, entry);
         return entry;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDomain, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
@@ -93,12 +94,34 @@ describe('the public banner script (app.js)', () => {
     expect((await appJs(`domain=${domain.domainId}`)).headers.get('cache-control')).toBe('no-cache');
   });
 
-  it('answers 404 for an unknown domain, 400 for a malformed or missing one', async () => {
+  it('answers 404 for an unknown domain (asking the database once), 400 for a malformed or missing one', async () => {
     const unknown = await appJs(`domain=${unknownId()}`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const before = service.database.statements.total;
+    for (let i = 0; i < 5; i++) expect((await appJs(`domain=${unknownId()}`)).status).toBe(404);
+    expect(service.database.statements.total - before).toBe(0);
+    expect((await appJs(`domain=${randomUUID()}`)).status).toBe(404);
+    expect((await appJs(`domain=${domain.domainId}&domain=${domain.domainId}`)).status).toBe(400);
+    const post = await fetch(`${service.baseUrl}/app.js?domain=${domain.domainId}`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await appJs('domain=nope')).status).toBe(400);
     expect((await appJs('')).status).toBe(400);
+  });
+
+  it('serves a domain that was unknown when first asked for, once it exists', async () => {
+    const id = randomUUID();
+    expect((await appJs(`domain=${id}`)).status).toBe(404);
+    // A domain with exactly that id (the service picks ids itself: a copy of this one, made in SQL).
+    await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into "domain" select (jsonb_populate_record(null::"domain", to_jsonb(d) || jsonb_build_object('id', ?::uuid))).* from "domain" d where d."id" = ?`,
+        [id, domain.domainId],
+      );
+    expect((await appJs(`domain=${id}`)).status).toBe(200);
   });
 
   it('brings its runtime from a content-hashed address that never changes', async () => {
