@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDomain, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
@@ -182,4 +185,31 @@ describe.runIf(onPostgres)('several service processes on one PostgreSQL database
     }
     expect(seen, 'the second process serves the change within a second').toBe(true);
   });
+});
+
+describe('banner loads across a restart', () => {
+  it('are written when the service stops, so a restart loses none', async () => {
+    const workDir = await mkdtemp(join(tmpdir(), 'banner-loads-'));
+    const env = { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' };
+    try {
+      const first = await startServiceProcess({ env });
+      expect(first.ready, first.output().stderr).toBe(true);
+      const client = (await first.request('POST', '/hosting/api/client', { body: { username: 'loads', emailAddress: 'loads@example.org', password: 'a-password', domainMaxCount: 1 } })).body as { id: string };
+      const domain = (await first.request('POST', `/hosting/api/client/${client.id}/domain`, { body: { name: 'www.example.org' } })).body as { id: string };
+      await first.request('POST', `/hosting/api/client/${client.id}/domain/${domain.id}/embedding`, { body: embeddingPayload() });
+      for (let i = 0; i < 9; i++) expect((await fetch(`${first.base}/app.js?domain=${domain.id}`)).status).toBe(200);
+      // Stopped at once: well within the two seconds after which the counts would be written anyway.
+      expect(await first.stop('SIGTERM')).toBe(0);
+
+      const second = await startServiceProcess({ env });
+      try {
+        const read = await second.request('GET', `/hosting/api/client/${client.id}`);
+        expect((read.body as { widgetDisplayCount: number }).widgetDisplayCount).toBe(9);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
