@@ -94,5 +94,5 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
 
   app.use(notFoundHandler);
   app.use(problemHandler(logger));
-  return bannerFastPath(services.banner, app);
+  return bannerFastPath(services.banner, app, metrics.served);
 }

@@ -73,8 +73,18 @@ export function bannerRouter(delivery: BannerDelivery): express.Router {
  * as much this way). Everything else — a malformed or unknown domain, a failure — goes to
  * `fallback`, the whole app, whose banner routes answer it with the usual problem+json.
  */
-export function bannerFastPath(delivery: BannerDelivery, fallback: RequestListener): RequestListener {
+export function bannerFastPath(
+  delivery: BannerDelivery,
+  fallback: RequestListener,
+  /** Told of each request answered here (the metrics). */
+  served: (method: string, route: string, status: number, seconds: number) => void = () => {},
+): RequestListener {
+  const send = (req: IncomingMessage, res: ServerResponse, route: string, started: number, asset: Asset, cacheControl: string) => {
+    sendScript(req, res, asset, cacheControl);
+    served(req.method!, route, res.statusCode, (performance.now() - started) / 1000);
+  };
   return (req, res) => {
+    const started = performance.now();
     const url = req.url ?? '/';
     if (req.method !== 'GET' && req.method !== 'HEAD') return void fallback(req, res);
     if (url.startsWith('/app.js?')) {
@@ -86,7 +96,7 @@ export function bannerFastPath(delivery: BannerDelivery, fallback: RequestListen
         (script) => {
           if (!script) return void fallback(req, res);
           delivery.counter.count(script.clientId, script.domainId);
-          sendScript(req, res, script, script.cacheable ? BANNER_CACHE : BANNER_NO_CACHE);
+          send(req, res, '/app.js', started, script, script.cacheable ? BANNER_CACHE : BANNER_NO_CACHE);
         },
         () => fallback(req, res),
       );
@@ -94,7 +104,7 @@ export function bannerFastPath(delivery: BannerDelivery, fallback: RequestListen
     }
     if (url.startsWith(RUNTIME_PREFIX)) {
       delivery.runtime().then(
-        (runtime) => (url === runtime.path ? sendScript(req, res, runtime.asset, IMMUTABLE) : fallback(req, res)),
+        (runtime) => (url === runtime.path ? send(req, res, `${RUNTIME_PREFIX}:hash.js`, started, runtime.asset, IMMUTABLE) : fallback(req, res)),
         () => fallback(req, res),
       );
       return;
