@@ -126,5 +126,7 @@ ${snippets.default}
   await new Promise((resolve) => serviceServer.close(resolve));
   await scanner.close();
   await services.banner.close();
+  await services.consents.ensure().catch(() => {});
+  services.consents.close();
   await database.close();
 }

@@ -32,6 +32,7 @@ const settingsSchema = z.object({
   SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(395),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
@@ -73,6 +74,8 @@ export type Settings = {
   logFormat: 'json' | 'pretty' | undefined;
   /** How long a shutdown waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number;
+  /** Days a consent record is kept before the hourly maintenance removes it. */
+  consentRetentionDays: number;
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
 };
 
@@ -111,6 +114,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: s.LOG_LEVEL,
     logFormat: s.LOG_FORMAT === 'auto' ? undefined : s.LOG_FORMAT,
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    consentRetentionDays: s.CONSENT_RETENTION_DAYS,
     environment: s.NODE_ENV,
   };
 }

@@ -6,13 +6,14 @@ import { readJsonBody } from '../http/body.ts';
 import { notFoundHandler, problemHandler } from '../http/problems.ts';
 import { features } from '../features/index.ts';
 import { bannerFastPath, bannerRouter } from '../features/banner/banner.routes.ts';
+import { consentIntakeRouter } from '../features/consents/consent-intake.routes.ts';
 import type { RequestListener } from 'node:http';
 import type { AppServices } from '../kernel/context.ts';
 import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
 import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
-import { corsFor, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
+import { corsFor, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
 import { requestLogging } from '../http/logging.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readiness } from '../http/readiness.ts';
@@ -33,6 +34,8 @@ export type AppOptions = {
    * (`X-Forwarded-For`), as Express's `trust proxy` takes it; default: none.
    */
   trustProxy?: boolean | number | string;
+  /** Consent records one visitor address may send a minute (default 60). */
+  consentsPerMinutePerAddress?: number;
 };
 
 export type AppDependencies = {
@@ -62,6 +65,8 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // The request line is logged at info; below that level the middleware would only cost time.
   if (logger.isLevelEnabled('info')) app.use(requestLogging(logger));
   app.use(metrics.observe);
+  // Consent records from the banner: public, for any origin, so before the API's security headers and CORS.
+  app.use(consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60)));
   app.use(securityHeaders());
   const cors = corsFor(options.corsOrigins);
   if (cors) app.use(cors);

@@ -63,7 +63,8 @@ export async function startService(): Promise<ServiceHandle> {
       services: (services = buildServices({
         orm: database.orm,
         changes: database.changes,
-        onDisplayCountError: (error) => logger.warn({ err: error }, 'could not write the banner-load counts; trying again'),
+        onBackgroundError: (error) => logger.warn({ err: error }, 'background work failed (banner-load counts or consent-record maintenance); it is tried again'),
+        consentRetentionDays: settings.consentRetentionDays,
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
         adminApiKey: settings.adminApiKey,
@@ -77,10 +78,13 @@ export async function startService(): Promise<ServiceHandle> {
         trustProxy: settings.trustProxy,
       },
     });
+    // The consent records' partition for this month exists before the first record can arrive.
+    await services!.consents.ensure();
     http = drainableServer(app);
     await listen(http.server, settings);
   } catch (error) {
     await services?.banner.close().catch(() => {});
+    services?.consents.close();
     await stopAfterFailedStart(scanner, database);
     throw error;
   }
@@ -109,6 +113,7 @@ export async function startService(): Promise<ServiceHandle> {
       clearTimeout(timeout);
       await scanner.close();
       await services?.banner.close();
+      services?.consents.close();
       await database.close();
       logger.info('stopped');
       logger.flush();

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { createBannerDelivery } from '../features/banner/banner-delivery.ts';
 import { createDisplayCounter } from '../features/banner/display-counter.ts';
+import { createConsentMaintenance } from '../features/consents/consent-maintenance.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
 import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
@@ -15,8 +16,10 @@ export type ServiceParts = {
   changes: ChangeFeed;
   /** How often counted banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
-  /** Where a failed write of banner-load counts is reported. */
-  onDisplayCountError?: (error: unknown) => void;
+  /** Days a consent record is kept (CONSENT_RETENTION_DAYS; default 395). */
+  consentRetentionDays?: number;
+  /** Where a failed write of banner-load counts, or a failed consent maintenance, is reported. */
+  onBackgroundError?: (error: unknown) => void;
   /** Its browser starts with the first scan. */
   scanner: Scanner;
   maxConcurrentScans: number;
@@ -38,9 +41,10 @@ export function buildServices(parts: ServiceParts): AppServices {
       orm: parts.orm,
       services: () => services,
       changes: parts.changes,
-      counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onDisplayCountError }),
+      counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onBackgroundError }),
       publicBaseUrl: parts.publicBaseUrl,
     }),
+    consents: createConsentMaintenance(parts.orm, { retentionDays: parts.consentRetentionDays ?? 395, onError: parts.onBackgroundError }),
   };
   return services;
 }

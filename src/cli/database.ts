@@ -47,6 +47,8 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
     } finally {
       await scanner.close();
       await services.banner.close();
+      await services.consents.ensure().catch(() => {});
+      services.consents.close();
     }
   });
 }

@@ -2,6 +2,7 @@ import { apiKeysFeature } from './api-keys/index.ts';
 import { bannerFeature } from './banner/index.ts';
 import { catalogFeature } from './catalog/index.ts';
 import { clientsFeature } from './clients/index.ts';
+import { consentsFeature } from './consents/index.ts';
 import { domainsFeature } from './domains/index.ts';
 import { embeddingsFeature } from './embeddings/index.ts';
 import { localesFeature } from './locales/index.ts';
@@ -27,6 +28,7 @@ export const features: readonly Feature[] = [
   tcfVendorsFeature,
   onboardingFeature,
   bannerFeature,
+  consentsFeature,
 ];
 
 /** Every stored entity, for the ORM. */

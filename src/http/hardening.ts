@@ -85,3 +85,17 @@ export const rateLimitFailedAuthentication = (perMinute: number): RequestHandler
     keyGenerator: (req: Request) => `ip:${ipKeyGenerator(req.ip ?? '')}`,
     handler: tooMany(perMinute, 'requests with a missing or wrong API key'),
   });
+
+/**
+ * Consent records from one visitor address: `perMinute` a minute (a busy site has many
+ * addresses; one address choosing more often is a script, not a visitor), then 429.
+ */
+export const rateLimitConsentIntake = (perMinute: number): RequestHandler =>
+  rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req: Request) => `consent:${ipKeyGenerator(req.ip ?? '')}`,
+    handler: tooMany(perMinute, 'consent records from this address'),
+  });

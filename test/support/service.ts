@@ -65,6 +65,8 @@ export type TestServiceOptions = {
   maxConcurrentScans?: number;
   development?: boolean;
   trustProxy?: boolean | number | string;
+  /** Consent records one address may send a minute (default: the service's 60). */
+  consentsPerMinutePerAddress?: number;
   /** How often banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
   /** The address the snippet and the banner use; `self`: the test service's own (for a browser). */
@@ -93,6 +95,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     publicBaseUrl,
     observeScan: metrics.scan,
   });
+  // As the service does before it listens: this month's consent partition exists.
+  await services.consents.ensure();
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -104,6 +108,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       failedAuthenticationsPerMinute: options.failedAuthenticationsPerMinute ?? 1_000_000,
       development: options.development ?? false,
       trustProxy: options.trustProxy,
+      consentsPerMinutePerAddress: options.consentsPerMinutePerAddress,
     },
   });
   server.on('request', app);
@@ -152,6 +157,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await new Promise((resolve) => server.close(resolve));
       await scanner.close();
       await services.banner.close();
+      services.consents.close();
       await database.close();
       await drop();
     },

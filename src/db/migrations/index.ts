@@ -7,6 +7,7 @@ import { Migration20261123140103_tcf_vendors } from './Migration20261123140103_t
 import { Migration20261123174000_ccm19_clients_domains } from './Migration20261123174000_ccm19_clients_domains.ts';
 import { Migration20261123174100_locales } from './Migration20261123174100_locales.ts';
 import { Migration20261123200000_banner } from './Migration20261123200000_banner.ts';
+import { Migration20261123210000_consent_records } from './Migration20261123210000_consent_records.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123174000_ccm19_clients_domains', class: Migration20261123174000_ccm19_clients_domains },
   { name: 'Migration20261123174100_locales', class: Migration20261123174100_locales },
   { name: 'Migration20261123200000_banner', class: Migration20261123200000_banner },
+  { name: 'Migration20261123210000_consent_records', class: Migration20261123210000_consent_records },
 ];

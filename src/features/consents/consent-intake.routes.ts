@@ -1,0 +1,55 @@
+import express, { type RequestHandler } from 'express';
+import { parsePayload } from '../../kernel/contract/validate.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { problem, PROBLEM_TYPE } from '../../kernel/problem.ts';
+import { CONSENT_BODY_LIMIT, consentIntake } from './consent.contract.ts';
+import { storeConsentRecord } from './consent-records.ts';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { truncatedAddress } from './visitor-address.ts';
+import type { ConsentMaintenance } from './consent-maintenance.ts';
+
+/** PostgreSQL's check_violation, which an insert into a month without a partition raises. */
+const NO_PARTITION = '23514';
+
+/** The intake answers pages of any site (the banner runs on the operator's pages). */
+const PUBLIC_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST',
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '86400',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'Cache-Control': 'no-store',
+};
+
+/**
+ * POST /consent: the banner's record of one choice (consent.contract.ts). No key and no cookie;
+ * limited per visitor address (`limit`, given by the HTTP edge). Answers 201 only once the record
+ * is stored; bad input 400 and a body over the limit 413 store nothing; an unknown domain 404.
+ * The body may come as `text/plain` (a request a browser sends without a CORS preflight) or JSON.
+ */
+export function consentIntakeRouter(orm: MikroORM, maintenance: ConsentMaintenance, limit: RequestHandler): express.Router {
+  const router = express.Router();
+  router.use('/consent', (_req, res, next) => {
+    res.set(PUBLIC_HEADERS);
+    next();
+  });
+  router.options('/consent', (_req, res) => void res.status(204).end());
+  router.post('/consent', limit, express.json({ type: ['application/json', 'text/plain'], limit: CONSENT_BODY_LIMIT }), async (req, res) => {
+    const intake = parsePayload(consentIntake, req.body);
+    const page = new URL(intake.url);
+    const seen = { origin: page.origin, path: page.pathname, address: truncatedAddress(req.ip) };
+    const receipt = await storeConsentRecord(orm, intake, seen).catch(async (error: unknown) => {
+      // No partition for this month yet (a new month began between two maintenance runs): make it, once.
+      if ((error as { code?: string }).code !== NO_PARTITION) throw error;
+      await maintenance.ensure();
+      return storeConsentRecord(orm, intake, seen);
+    });
+    if (!receipt) throw notFound(`domain ${intake.domain}`);
+    res.status(201).json(receipt);
+  });
+  router.all('/consent', (req, res) => {
+    res.setHeader('Allow', 'POST, OPTIONS');
+    res.status(405).type(PROBLEM_TYPE).send(JSON.stringify(problem(405, `${req.method} is not allowed here; the banner POSTs its records`)));
+  });
+  return router;
+}

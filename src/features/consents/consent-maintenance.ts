@@ -1,0 +1,28 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { maintainConsentPartitions } from './consent-records.ts';
+
+/**
+ * Keeps the consent records' monthly partitions ready and their retention applied: once at
+ * start, then every `everyMs` (an hour), and on demand when a record finds no partition for
+ * its month (`ensure`, one run at a time).
+ */
+export type ConsentMaintenance = {
+  ensure(): Promise<void>;
+  close(): void;
+};
+
+export function createConsentMaintenance(
+  orm: MikroORM,
+  { retentionDays, everyMs = 3_600_000, onError = () => {} }: { retentionDays: number; everyMs?: number; onError?: (error: unknown) => void },
+): ConsentMaintenance {
+  let running: Promise<void> | undefined;
+  const ensure = () =>
+    (running ??= maintainConsentPartitions(orm, { retentionDays })
+      .then(() => undefined)
+      .finally(() => (running = undefined)));
+  const run = () => void ensure().catch(onError);
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return { ensure, close: () => clearInterval(timer) };
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { maintainConsentPartitions } from '../../../src/features/consents/consent-records.ts';
+import { truncatedAddress } from '../../../src/features/consents/visitor-address.ts';
+import { unknownId } from '../../support/fixtures.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
+
+/**
+ * POST /consent: the record the banner sends for each choice. Stored before it is acknowledged,
+ * with the page's origin and path and the visitor's network (not address); bad input stores nothing.
+ */
+describe('consent records from the banner', () => {
+  const { service, domain, client } = useServiceWithDomain({ service: { consentsPerMinutePerAddress: 1_000 } });
+
+  const revision = 'a'.repeat(64);
+  const record = (overrides: Record<string, unknown> = {}) => ({
+    domain: domain.domainId,
+    consentId: randomUUID(),
+    choice: 'custom',
+    categories: ['necessary', 'analytics'],
+    services: [randomUUID()],
+    revision,
+    locale: 'de_DE',
+    url: 'https://www.example.org/shop/cart?session=secret#top',
+    ...overrides,
+  });
+  const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8' }) =>
+    fetch(`${service.baseUrl}/consent`, { method: 'POST', headers: { origin: 'https://www.example.org', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const stored = () =>
+    service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute<Record<string, unknown>[]>(`select * from "consent_record" where "domain_id" = ? order by "received_at"`, [domain.domainId]);
+
+  it('stores a record and answers 201 with its receipt, for a page of any site, without a preflight', async () => {
+    const sent = record();
+    const answer = await post(sent);
+    const receipt = await answer.json();
+    expect(answer.status, JSON.stringify(receipt)).toBe(201);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(receipt).toEqual({ consentId: sent.consentId, receivedAt: expect.any(String) });
+    const [row] = await stored();
+    expect(row).toMatchObject({
+      consent_id: sent.consentId,
+      client_id: client.id,
+      choice: 'custom',
+      categories: ['necessary', 'analytics'],
+      services: sent.services,
+      revision,
+      locale: 'de_DE',
+      origin: 'https://www.example.org',
+      path: '/shop/cart',
+      // The test's requests come from 127.0.0.1: kept as its /24.
+      address: '127.0.0.0',
+    });
+    expect(new Date(row!.received_at as string).toISOString()).toBe(receipt.receivedAt);
+  });
+
+  it('takes JSON too, and a later change of the same consent is a record of its own', async () => {
+    const consentId = randomUUID();
+    expect((await post(record({ consentId, choice: 'all' }), { 'content-type': 'application/json' })).status).toBe(201);
+    expect((await post(record({ consentId, choice: 'necessary', categories: ['necessary'], services: [] }))).status).toBe(201);
+    expect((await stored()).map((row) => row.choice)).toEqual(['all', 'necessary']);
+  });
+
+  it('answers a CORS preflight, and refuses other methods with 405', async () => {
+    const preflight = await fetch(`${service.baseUrl}/consent`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://www.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    const get = await fetch(`${service.baseUrl}/consent`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers 404 for a domain that does not exist, 413 for a body over the limit, and stores nothing', async () => {
+    expect((await post(record({ domain: unknownId() }))).status).toBe(404);
+    expect((await post(record({ services: Array.from({ length: 2_000 }, () => randomUUID()) }))).status).toBe(413);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('answers 400 naming the field for bad input, and stores nothing (generated bodies)', async () => {
+    const bad = fc.oneof(
+      fc.record({ field: fc.constantFrom('domain', 'consentId'), value: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }),
+      fc.record({ field: fc.constant('choice'), value: fc.string().filter((text) => !['all', 'necessary', 'custom'].includes(text)) }),
+      fc.record({ field: fc.constant('categories'), value: fc.oneof(fc.constant(['analytics', 'analytics']), fc.constant(['ads']), fc.string()) }),
+      fc.record({ field: fc.constant('revision'), value: fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 63 }), fc.constant('A'.repeat(64)), fc.integer()) }),
+      fc.record({ field: fc.constant('url'), value: fc.oneof(fc.constant('javascript:alert(1)'), fc.constant('ftp://x.example/'), fc.string({ maxLength: 20 })) }),
+      fc.record({ field: fc.constant('extra'), value: fc.anything() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(bad, async ({ field, value }) => {
+        const answer = await post(record({ [field]: value }));
+        const body = await answer.json();
+        expect(answer.status, JSON.stringify(body)).toBe(400);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(JSON.stringify(body.errors)).toContain(field === 'extra' ? '' : `/${field}`);
+      }),
+      { numRuns: 60 },
+    );
+    expect((await post('{not json')).status).toBe(400);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('removes the records of a deleted domain', async () => {
+    expect((await post(record())).status).toBe(201);
+    expect((await service.rest('DELETE', domain.base)).status).toBe(204);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('keeps records CONSENT_RETENTION_DAYS: older months are dropped whole, the rest of the limit month row by row', async () => {
+    const orm = service.database.orm;
+    const connection = orm.em.fork().getConnection();
+    const now = new Date();
+    // Months back to 14 months ago, as a service running for over a year would have made them.
+    const past = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 14, 15));
+    await maintainConsentPartitions(orm, { retentionDays: 3650, now: past, monthsAhead: 15 });
+    const insertAt = (at: Date) =>
+      connection.execute(
+        `insert into "consent_record" select ?, ?, gen_random_uuid(), ?, 'all', '[]', '[]', ?, 'de_DE', 'https://www.example.org', '/', '' `,
+        [domain.domainId, at, client.id, revision],
+      );
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    for (const days of [420, 400, 396, 394, 30, 0]) await insertAt(daysAgo(days));
+
+    const result = await maintainConsentPartitions(orm, { retentionDays: 395, now });
+    expect(result.dropped.length).toBeGreaterThan(0);
+    const left = (await stored()).map((row) => Math.round((now.getTime() - new Date(row.received_at as string).getTime()) / 86_400_000));
+    expect(left).toEqual([394, 30, 0]);
+    expect(result.created).toEqual([]);
+  });
+});
+
+describe('the visitor address a record keeps', () => {
+  it('is the network: IPv4 /24, IPv6 /48', () => {
+    expect(truncatedAddress('203.0.113.77')).toBe('203.0.113.0');
+    expect(truncatedAddress('::ffff:198.51.100.9')).toBe('198.51.100.0');
+    expect(truncatedAddress('2001:db8:abcd:12:1:2:3:4')).toBe('2001:db8:abcd::');
+    expect(truncatedAddress('2001:db8::1')).toBe('2001:db8:0::');
+    expect(truncatedAddress('::1')).toBe('0:0:0::');
+    expect(truncatedAddress('fe80::1%eth0')).toBe('fe80:0:0::');
+    expect(truncatedAddress(undefined)).toBe('');
+    expect(truncatedAddress('not an address')).toBe('');
+  });
+
+  it('never keeps more than the network, whatever the address (generated)', () => {
+    fc.assert(
+      fc.property(fc.ipV4(), (address) => {
+        const kept = truncatedAddress(address);
+        expect(kept.endsWith('.0')).toBe(true);
+        expect(kept.split('.').slice(0, 3)).toEqual(address.split('.').slice(0, 3));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.ipV6().filter((address) => !/^::ffff:\d/i.test(address)), (address) => {
+        const kept = truncatedAddress(address);
+        expect(kept).toMatch(/^[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}::$/);
+      }),
+    );
+  });
+});
