@@ -41,7 +41,11 @@ export function legalRevisionOf(published: PublishedConfiguration): string {
 }
 
 /** The banner for one domain; `fixedLocale`: the locale the snippet named (`lang`), if the domain has it active. */
-export function buildBannerConfig(published: PublishedConfiguration, fixedLocale: string | null): BannerConfig {
+export function buildBannerConfig(
+  published: PublishedConfiguration,
+  fixedLocale: string | null,
+  consentRecordUrl: string | null = null,
+): BannerConfig {
   const { domain, theme } = published;
   const fill = placeholderFiller(new Map(published.placeholders.map((placeholder) => [placeholder.name, placeholder.value])));
   const legalRevision = legalRevisionOf(published);
@@ -51,6 +55,7 @@ export function buildBannerConfig(published: PublishedConfiguration, fixedLocale
     domainId: domain.id,
     legalRevision,
     contentRevision: sha256(published),
+    consentRecordUrl,
     // cookieconsent asks again when its stored revision differs; 0 switches that off.
     revision: domain.consentResetOnLegalChange ? Number.parseInt(legalRevision.slice(0, 7), 16) + 1 : 0,
     consent: {

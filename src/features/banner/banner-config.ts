@@ -109,8 +109,14 @@ export type BannerConfig = {
   domainId: string;
   /** Hex hash of what is legally relevant (embeddings, purposes, vendors, assets, privacy links). */
   legalRevision: string;
-  /** Hex hash of everything published: what the cache and the ETag follow. */
+  /** Hex hash of everything published: what the cache and the ETag follow, and what a consent record names as the revision shown. */
   contentRevision: string;
+  /**
+   * Where the banner POSTs the record of each choice (the service's `/consent`), as JSON in a
+   * `text/plain` body: `{ domain, consentId, choice, categories, services, revision, locale, url }`
+   * (src/features/consents/consent.contract.ts). Null: records are not sent.
+   */
+  consentRecordUrl: string | null;
   /**
    * cookieconsent's `revision`: derived from `legalRevision` when the domain asks again on legal
    * changes (`consentResetOnLegalChange`), else 0 (a change never asks again).

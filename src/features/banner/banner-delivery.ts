@@ -128,7 +128,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
       const locale = wanted && published.locales.some((l) => l.name === wanted) ? wanted : '';
       let script = entry.scripts.get(locale);
       if (!script) {
-        const config = buildBannerConfig(published, locale || null);
+        const config = buildBannerConfig(published, locale || null, `${options.publicBaseUrl}/consent`);
         const idle = !published.domain.frontendWidgetEnabled || config.categories.length === 0;
         const text = idle ? IDLE_SCRIPT : appScript(await loadBundles(), config, `${options.publicBaseUrl}${(await runtime()).path}`);
         script = { ...asset(text), clientId: published.clientId, domainId, cacheable: published.domain.frontendWidgetCache };

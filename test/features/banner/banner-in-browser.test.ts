@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
+import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
+import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
 import { themePayload } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
@@ -100,7 +102,8 @@ describe('the banner on the operator’s site', () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Beispiel</title>
 ${snippets[locale]}
-<script>addEventListener('ccm19WidgetLoaded', () => { window.bannerReady = true; });</script>
+<script>addEventListener('ccm19WidgetLoaded', () => { window.bannerReady = true; });
+addEventListener('ccm19ConsentRecorded', (event) => { window.recorded = event.detail; });</script>
 <script type="text/x-ccm-loader" data-ccm-loader-group="ga">
   document.cookie = '_ga=GA1.1.1; path=/'; document.cookie = '_ga_ABC123=GS1.1; path=/';
   localStorage.setItem('ga_seen', '1'); window.analyticsRan = (window.analyticsRan || 0) + 1;
@@ -203,6 +206,24 @@ ${snippets[locale]}
     const update = (await consentUpdates(page)).at(-1)!;
     expect(update[1]).toBe('update');
     expect(update[2]).toMatchObject({ analytics_storage: 'granted', ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted' });
+
+    // The choice was recorded, against the revision of the configuration this page was shown.
+    const recorded = (await (await page.waitForFunction(() => (window as unknown as { recorded?: unknown }).recorded)).jsonValue()) as { consentId: string };
+    const shown = buildBannerConfig((await readPublishedConfiguration(service.database.orm, service.services, domain.domainId))!, null);
+    const [row] = await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute<Record<string, unknown>[]>(`select * from "consent_record" where "consent_id" = ?`, [recorded.consentId]);
+    expect(row).toMatchObject({
+      domain_id: domain.domainId,
+      choice: 'all',
+      revision: shown.contentRevision,
+      locale: 'de_DE',
+      origin: siteBase,
+      path: '/',
+      address: '127.0.0.0',
+    });
+    expect([...(row!.services as string[])].sort()).toEqual([ids.analytics, ids.video, ids.ads].sort());
 
     const next = await open();
     expect(await bannerShown(next)).toBe(false);

@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BannerConfig } from '../../../src/features/banner/banner-config.ts';
+import { consentIntake } from '../../../src/features/consents/consent.contract.ts';
 import { appScript, loadBannerBundles, type BannerBundles } from '../../../src/features/banner/runtime-bundle.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
 import { BANNER_CONFIG, SERVICE_IDS } from './fixtures/banner-config.ts';
@@ -18,13 +19,21 @@ import { fixturePage } from './fixtures/page.ts';
 
 const SITE = 'shop.internal';
 
-/** The configurations a page can ask app.js for (`?config=`); `reset` asks again for consents given before now. */
+/**
+ * The configurations a page can ask app.js for (`?config=`); `reset` asks again for consents
+ * given before now. Records of choices go to this test's server at 127.0.0.1 (another origin
+ * than the page's, as the service's is a site's): `flaky` to an intake that first answers 503,
+ * `refused` to one that answers 400.
+ */
 const CONFIGS: Record<string, () => BannerConfig> = {
-  base: () => BANNER_CONFIG,
-  english: () => ({ ...BANNER_CONFIG, fixedLocale: 'en_US' }),
-  revised: () => ({ ...BANNER_CONFIG, revision: 2 }),
-  reset: () => ({ ...BANNER_CONFIG, consent: { ...BANNER_CONFIG.consent, resetBefore: new Date().toISOString() } }),
+  base: () => withRecords('/consent'),
+  english: () => ({ ...withRecords('/consent'), fixedLocale: 'en_US' }),
+  revised: () => ({ ...withRecords('/consent'), revision: 2 }),
+  reset: () => ({ ...withRecords('/consent'), consent: { ...BANNER_CONFIG.consent, resetBefore: new Date().toISOString() } }),
+  flaky: () => withRecords('/consent-flaky'),
+  refused: () => withRecords('/consent-refused'),
 };
+const withRecords = (path: string): BannerConfig => ({ ...BANNER_CONFIG, consentRecordUrl: `http://127.0.0.1:${port}${path}` });
 
 const FRAME_PATH = '/fake-youtube.com/embed/x';
 /** The same, written by the site with `data-src`. */
@@ -44,6 +53,37 @@ const requested: string[] = [];
 const site = () => `http://${SITE}:${port}`;
 const times = (path: string) => requested.filter((entry) => entry === path).length;
 
+/** A request to one of the server's consent intakes: what the banner sent, and whether `POST /consent` would take it. */
+type Delivery = { method: string; path: string; contentType: string | undefined; body: any; valid: boolean };
+const deliveries: Delivery[] = [];
+const records = (path = '/consent') => deliveries.filter((delivery) => delivery.path === path && delivery.method === 'POST').map((delivery) => delivery.body);
+const INTAKE_HEADERS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+
+/** An intake as the service's: 201 with the receipt; the flaky one answers 503 to its first request. */
+function intake(request: IncomingMessage, response: ServerResponse, path: string): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Kept as text: the assertions show it.
+    }
+    const delivery: Delivery = { method: request.method ?? '', path, contentType: request.headers['content-type'], body, valid: consentIntake.safeParse(body).success };
+    deliveries.push(delivery);
+    if (request.method !== 'POST') return void response.writeHead(405, INTAKE_HEADERS).end();
+    if (path === '/consent-refused' || (path === '/consent-flaky' && records(path).length === 1)) {
+      const status = path === '/consent-refused' ? 400 : 503;
+      return void response.writeHead(status, { ...INTAKE_HEADERS, 'content-type': 'application/problem+json' }).end(JSON.stringify({ status }));
+    }
+    response
+      .writeHead(201, { ...INTAKE_HEADERS, 'content-type': 'application/json; charset=utf-8' })
+      .end(JSON.stringify({ consentId: body?.consentId, receivedAt: new Date().toISOString() }));
+  });
+}
+
 beforeAll(async () => {
   bundles = await loadBannerBundles();
   server = createServer((request, response) => {
@@ -51,7 +91,9 @@ beforeAll(async () => {
     requested.push(url.pathname);
     const send = (type: string, body: string) => response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
     const config = CONFIGS[url.searchParams.get('config') ?? 'base'];
-    if (url.pathname === '/page' && config) {
+    if (['/consent', '/consent-flaky', '/consent-refused'].includes(url.pathname)) {
+      intake(request, response, url.pathname);
+    } else if (url.pathname === '/page' && config) {
       send('text/html', fixturePage({ config: url.searchParams.get('config') ?? 'base', lang: url.searchParams.get('lang') ?? 'de', frameOrigin: `http://127.0.0.1:${port}` }));
     } else if (url.pathname === '/app.js' && config) {
       send('text/javascript', appScript(bundles, config(), `${url.origin}/runtime.js`));
@@ -87,6 +129,13 @@ async function visit(): Promise<Visit> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 1280, height: 800 });
+  // The records' events (the fixture page collects the others in window.ccmEvents).
+  await page.evaluateOnNewDocument(() => {
+    (window as any).recordEvents = [];
+    ['ccm19ConsentRecorded', 'ccm19ConsentRecordFailed'].forEach((name) =>
+      window.addEventListener(name, (event) => (window as any).recordEvents.push({ name, detail: (event as CustomEvent).detail })),
+    );
+  });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(String(error)));
   page.on('console', (message) => {
@@ -124,6 +173,8 @@ const cookieNames = (page: Page) => page.evaluate(() => document.cookie.split(';
 const dataLayer = (page: Page) => page.evaluate(() => ((window as any).dataLayer as ArrayLike<unknown>[]).map((entry) => JSON.parse(JSON.stringify(Array.from(entry)))));
 const consentCommands = async (page: Page) => (await dataLayer(page)).filter((entry) => entry[0] === 'consent');
 const flag = (page: Page, name: string) => page.evaluate((name) => (window as any)[name] as unknown, name);
+const recordEvents = (page: Page) => page.evaluate(() => (window as any).recordEvents as { name: string; detail: any }[]);
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const events = (page: Page, name: string) => page.evaluate((name) => (window as any).ccmEvents.filter((event: any) => event.name === name).map((event: any) => event.detail), name);
 
 const DENIED = {
@@ -201,6 +252,7 @@ describe('the banner in a browser', () => {
       });
       expect(await events(page, 'ccm19WidgetLoaded')).toEqual([null]);
       expect(await page.$('.ccm-settings-button')).toBeNull();
+      expect(records()).toEqual([]);
       expect(visitor.problems).toEqual([]);
     });
 
@@ -259,6 +311,32 @@ describe('the banner in a browser', () => {
       expect(visitor.problems).toEqual([]);
     });
 
+    it('records the choice with the service: one POST, without a preflight, that /consent takes', async () => {
+      const { page } = visitor;
+      await expect.poll(() => recordEvents(page), { timeout: 5_000 }).toHaveLength(1);
+      const consentId = await page.evaluate(() => (window as any).CCM.ucid as string);
+      expect(consentId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(deliveries).toHaveLength(1);
+      const [delivery] = deliveries;
+      expect(delivery).toMatchObject({ method: 'POST', path: '/consent', valid: true });
+      expect(delivery!.contentType).toMatch(/^text\/plain;\s*charset=utf-8$/i);
+      const { categories, services, ...rest } = delivery!.body;
+      expect(rest).toEqual({
+        domain: BANNER_CONFIG.domainId,
+        consentId,
+        choice: 'all',
+        revision: BANNER_CONFIG.contentRevision,
+        locale: 'de_DE',
+        url: page.url(),
+      });
+      expect([...categories].sort()).toEqual(BANNER_CONFIG.categories.map((category) => category.key).sort());
+      expect([...services].sort()).toEqual(Object.values(SERVICE_IDS).sort());
+
+      const [recorded] = await recordEvents(page);
+      expect(recorded).toEqual({ name: 'ccm19ConsentRecorded', detail: { consentId, receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+      expect(visitor.problems).toEqual([]);
+    });
+
     it('on the next page the choice holds: no banner, the scripts and the iframe run straight away', async () => {
       const { page } = visitor;
       const framesBefore = times(FRAME_PATH);
@@ -283,6 +361,11 @@ describe('the banner in a browser', () => {
       await page.waitForFunction(() => document.documentElement.classList.contains('show--preferences'), { timeout: 5_000 });
       await page.evaluate(() => (window as any).CCM.closeControlPanel());
       await page.waitForFunction(() => !document.documentElement.classList.contains('show--preferences'), { timeout: 5_000 });
+
+      // A stored choice is no new one: nothing recorded.
+      await settle();
+      expect(records()).toHaveLength(1);
+      expect(await recordEvents(page)).toEqual([]);
       expect(visitor.problems).toEqual([]);
     });
 
@@ -300,6 +383,13 @@ describe('the banner in a browser', () => {
       await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 2, { timeout: 5_000 }, `div[data-service="${SERVICE_IDS.youtube}"]`);
       await expect.poll(() => loadedFrames(page).filter((url) => url.includes('fake-youtube')), { timeout: 5_000 }).toEqual([]);
       expect(await page.evaluate(() => (window as any).CCM.acceptedEmbeddings.map((embedding: any) => embedding.id))).toEqual([SERVICE_IDS.consent]);
+
+      // The change is recorded under the same consent id.
+      await expect.poll(() => records(), { timeout: 5_000 }).toHaveLength(2);
+      const [first, second] = records();
+      expect(second).toEqual({ ...first, choice: 'necessary', categories: ['necessary'], services: [SERVICE_IDS.consent] });
+      expect(deliveries.every((delivery) => delivery.valid && delivery.method === 'POST')).toBe(true);
+      await expect.poll(() => recordEvents(page), { timeout: 5_000 }).toEqual([{ name: 'ccm19ConsentRecorded', detail: { consentId: first.consentId, receivedAt: expect.any(String) } }]);
       expect(visitor.problems).toEqual([]);
     });
 
@@ -339,6 +429,12 @@ describe('the banner in a browser', () => {
       expect(ccm.acceptedEmbeddings.map((embedding: any) => embedding.id).sort()).toEqual([SERVICE_IDS.consent, SERVICE_IDS.youtube].sort());
       expect(await flag(page, 'analyticsRan')).toBeUndefined();
       expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', DENIED]);
+      // A choice too: recorded as a custom one.
+      await expect.poll(() => recordEvents(page), { timeout: 5_000 }).toHaveLength(1);
+      const record = records().find((candidate) => candidate.consentId === ccm.ucid);
+      expect(record?.choice).toBe('custom');
+      expect([...record.categories].sort()).toEqual(['necessary', 'social_media']);
+      expect([...record.services].sort()).toEqual([SERVICE_IDS.consent, SERVICE_IDS.youtube].sort());
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -358,6 +454,38 @@ describe('the banner in a browser', () => {
       expect(await page.evaluate(() => (window as any).CCM.switchLocale('en'))).toBe(true);
       expect(await title(page)).toBe('We use cookies');
       expect(await page.$eval('.ccm-cookie-declaration', (element) => element.innerHTML)).toContain('Cookie declaration');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a record again, once, after the intake answered 503', async () => {
+    const { context, page, problems } = await visit();
+    try {
+      await open(page, 'config=flaky');
+      await clickInModal(page, '#cc-main .cm__btn[data-role="all"]');
+      await expect.poll(() => recordEvents(page), { timeout: 6_000 }).toHaveLength(1);
+      const [event] = await recordEvents(page);
+      expect(event?.name).toBe('ccm19ConsentRecorded');
+      const sent = records('/consent-flaky');
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(event?.detail.consentId).toBe(sent[0].consentId);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('tells when the intake refuses a record, without retrying', async () => {
+    const { context, page } = await visit();
+    try {
+      await open(page, 'config=refused');
+      await clickInModal(page, '#cc-main .cm__btn[data-role="necessary"]');
+      await expect.poll(() => recordEvents(page), { timeout: 5_000 }).toEqual([{ name: 'ccm19ConsentRecordFailed', detail: { status: 400 } }]);
+      expect(records('/consent-refused')).toHaveLength(1);
+      // The choice itself holds.
+      expect(await page.evaluate(() => (window as any).CCM.consent)).toBe(true);
     } finally {
       await context.close();
     }

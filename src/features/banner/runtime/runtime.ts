@@ -2,6 +2,7 @@ import '@orestbida/iframemanager';
 import * as CookieConsent from 'vanilla-cookieconsent';
 import { embeddingDetail, emit, installCcmApi } from './ccm-api.ts';
 import { updateConsent } from './consent-mode.ts';
+import { recordChoice } from './consent-record.ts';
 import { eraseCookie } from './cookies.ts';
 import { cookieConsentConfig, labelServices, type ServiceHooks } from './cookieconsent-config.ts';
 import { fillCookieDeclarations } from './declaration.ts';
@@ -86,7 +87,9 @@ function start(handover: Handover): void {
     },
   };
 
+  // A choice made or changed (not a stored one read on a later page): its record goes to the service first.
   const afterChoice = () => {
+    recordChoice(config, locale);
     const chosen = currentlyAccepted();
     accepted.clear();
     chosen.forEach(({ service }) => accepted.add(service.id));
