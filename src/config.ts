@@ -22,6 +22,7 @@ const settingsSchema = z.object({
   /** Which proxies in front of the service to believe about the client's address (Express's `trust proxy`). */
   TRUST_PROXY: z.string().transform(refined(parseTrustProxy)).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  CONSENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   CHROME_PATH: z.string().min(1).optional(),
@@ -56,6 +57,8 @@ export type Settings = {
    */
   trustProxy: boolean | number | string;
   rateLimitPerMinute: number;
+  /** Consent records one visitor address may send a minute. */
+  consentRateLimitPerMinute: number;
   scan: {
     /** Tests and local development only: lets scans reach loopback and private addresses. */
     allowPrivateAddresses: boolean;
@@ -101,6 +104,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     corsOrigins: s.CORS_ORIGINS ?? [],
     trustProxy: s.TRUST_PROXY ?? false,
     rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
+    consentRateLimitPerMinute: s.CONSENT_RATE_LIMIT_PER_MINUTE,
     scan: {
       allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
       chromePath: s.CHROME_PATH,

@@ -74,6 +74,7 @@ export async function startService(): Promise<ServiceHandle> {
       options: {
         corsOrigins: settings.corsOrigins,
         rateLimitPerMinute: settings.rateLimitPerMinute,
+        consentsPerMinutePerAddress: settings.consentRateLimitPerMinute,
         development: settings.environment === 'development',
         trustProxy: settings.trustProxy,
       },

@@ -13,10 +13,11 @@ export class Migration20261123210000_consent_records extends Migration {
   override up(): void | Promise<void> {
     this.addSql(
       `create table "consent_record" (` +
-        `"domain_id" uuid not null, "received_at" timestamptz not null, "consent_id" uuid not null, ` +
+        `"domain_id" uuid not null, "received_at" timestamptz not null, "id" uuid not null default gen_random_uuid(), "consent_id" uuid not null, ` +
         `"client_id" uuid not null, "choice" text not null, "categories" jsonb not null, "services" jsonb not null, ` +
         `"revision" text not null, "locale" text not null, "origin" text not null, "path" text not null, "address" text not null, ` +
-        `primary key ("domain_id", "received_at", "consent_id")) partition by range ("received_at");`,
+        // A record's own id: the same consent may be recorded twice within one clock tick.
+        `primary key ("domain_id", "received_at", "id")) partition by range ("received_at");`,
     );
     this.addSql(`create index "consent_record_consent_id_index" on "consent_record" ("domain_id", "consent_id");`);
     this.addSql(
