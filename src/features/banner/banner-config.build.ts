@@ -13,7 +13,8 @@ import {
   type StoredName,
 } from './banner-config.ts';
 import type { PublishedConfiguration } from './published-configuration.ts';
-import { escapeHtml, type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } from './texts.ts';
+import { escapeHtml } from '../../kernel/html.ts';
+import { type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } from './texts.ts';
 
 /** Where the visitor's choice is kept (cookie or web storage key). */
 export const CONSENT_NAME = 'ccm_consent';

@@ -1,8 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-
-/** Text that will be shown as HTML (cookieconsent inserts its texts as HTML): every markup character escaped. */
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+import { escapeHtml } from '../../kernel/html.ts';
 
 /** A plain text for the banner: its `{placeholder}`s filled in, escaped, line breaks kept. */
 export const plainText = (fill: Fill, value: string): string => escapeHtml(fill(value)).replace(/\r?\n/g, '<br>');

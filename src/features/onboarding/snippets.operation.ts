@@ -2,9 +2,7 @@ import type { OnboardingEmbedCodeSnippets } from './onboarding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { type DomainScope } from '../../kernel/access.ts';
 import { readDomain } from '../domains/domain.access.ts';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+import { escapeHtml } from '../../kernel/html.ts';
 
 /** The tag that loads the consent manager for a domain, optionally forcing a language. */
 function snippetFor(publicBaseUrl: string, domainId: string, locale?: string): string {
