@@ -1,22 +1,45 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import { parsePayload } from '../src/kernel/contract/validate.ts';
 import { problem } from '../src/kernel/problem.ts';
 import { jsonBody, readBody } from '../src/http/body.ts';
 import { sendProblem } from '../src/http/problems.ts';
 import { contextOf } from '../src/http/request-context.ts';
-import type { RestRoute } from '../src/features/feature.ts';
+import type { RawAnswer, RestRoute } from '../src/features/feature.ts';
 import { restRoutes } from './routes.ts';
+
+/** The query parameters a row's schema reads: every one but the API key, a repeated one as its last value. */
+function queryOf(req: Request): Record<string, string> {
+  const query = new URL(req.originalUrl, 'http://service').searchParams;
+  query.delete('apiKey');
+  return Object.fromEntries(query);
+}
 
 /** parse → call → present: the adapter does nothing else. */
 const handlerFor = (row: RestRoute) => async (req: Request, res: Response) => {
   const body = row.body ? parsePayload(row.body, jsonBody(req.body)) : undefined;
+  const query = row.query ? parsePayload(row.query, queryOf(req)) : undefined;
   const params = req.params as Record<string, string>;
-  const result = await row.operation(contextOf(req), params, body);
+  const result = await row.operation(contextOf(req), params, body, query);
   if (row.secret) res.setHeader('Cache-Control', 'no-store');
   if (row.location) res.setHeader('Location', row.location(params, result));
-  if (row.status === 204) res.status(204).end();
+  if (row.produces) await sendRaw(res, row, result as RawAnswer);
+  else if (row.status === 204) res.status(204).end();
   else res.status(row.status).json(result);
 };
+
+/** A page or a stream: a stream is written as it is produced, at the pace the client reads it. */
+async function sendRaw(res: Response, row: RestRoute, answer: RawAnswer): Promise<void> {
+  res.status(row.status).type(`${row.produces}; charset=utf-8`);
+  if (answer.filename) res.attachment(answer.filename);
+  if (typeof answer.body === 'string') {
+    res.send(answer.body);
+    return;
+  }
+  // Once the first bytes are out, a failure can only cut the answer short (the CSV then lacks its last line).
+  await pipeline(Readable.from(answer.body), res);
+}
 
 /** 405 with `Allow`, for a method a path does not take (OPTIONS: 204 with `Allow`). */
 const methodNotAllowed = (allow: string) => (req: Request, res: Response) => {

@@ -91,6 +91,7 @@ const BASELINES: Record<string, Baseline> = {
   deleteTheme: ({ ids }) => ({ ...domainOf(ids), themeId: ids.themeId }),
   importPresets: ({ ids }) => ({ ...domainOf(ids), presets: [{ id: 200, active: true }] }),
   applyLegalFindings: ({ ids }) => ({ ...domainOf(ids), findings: { address: { company: 'Example GmbH', city: 'Bonn' }, imprintUrl: 'https://example.org/imprint' } }),
+  restoreRevision: ({ ids }) => ({ ...domainOf(ids), number: Number(ids.revisionId) }),
   replacePlaceholders: ({ ids }, tag) => ({ ...domainOf(ids), placeholders: [{ name: `p-${tag}`, value: 'b' }] }),
   revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
   scanDomain: ({ ids }) => domainOf(ids),

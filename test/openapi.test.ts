@@ -78,7 +78,12 @@ describe('GET /openapi.json', () => {
       expect(operation.tags).toHaveLength(1);
       expect(document.tags.map((tag) => tag.name)).toContain(operation.tags[0]);
       const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
-      expect((operation.parameters ?? []).map((p) => [p.name, p.in, p.required])).toEqual(params.map((name) => [name, 'path', true]));
+      const query = Object.keys((route.query as { in?: { shape?: object }; shape?: object } | undefined)?.shape ?? (route.query as { in?: { shape?: object } } | undefined)?.in?.shape ?? {});
+      expect((operation.parameters ?? []).map((p) => [p.name, p.in, p.required])).toEqual([
+        ...params.map((name) => [name, 'path', true]),
+        // Every query parameter is optional: each has a default.
+        ...query.map((name) => [name, 'query', false]),
+      ]);
 
       if (route.body) expect(operation.requestBody?.content['application/json']?.schema).toBeDefined();
       else expect(operation.requestBody).toBeUndefined();
@@ -91,7 +96,7 @@ describe('GET /openapi.json', () => {
 
       const success = operation.responses[route.status] as { content?: Record<string, { schema: unknown }> };
       if (route.status === 204) expect(success.content).toBeUndefined();
-      else expect(Object.keys(success.content ?? {})).toEqual(['application/json']);
+      else expect(Object.keys(success.content ?? {})).toEqual([route.produces ?? 'application/json']);
 
       for (const status of documentedErrors(route)) {
         const ref = (operation.responses[status] as { $ref: string }).$ref;

@@ -82,6 +82,7 @@ describe('statements per request stay the same whatever the size', () => {
       await measure('REST bulk replace of the placeholders', () =>
         service.rest('PUT', `${domain!.base}/placeholder`, Array.from({ length: size * 4 }, (_, i) => ({ name: `n${i}`, value: 'v' }))),
       );
+      await measure('REST create an embedding with assets', () => service.rest('POST', `${domain!.base}/embedding`, embeddingPayload({ name: `E${size}` })));
       await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
       await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
       await measure('REST read all locales', () => service.rest('GET', `${domain!.base}/locale`));
@@ -106,7 +107,11 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST read one asset', 1], // the same
     ['REST read one domain', 1], // the domain with its client id
     ['REST read all domains of the client', 1], // the client left-joined to its domains
-    ['REST bulk replace of the placeholders', 5], // begin, lock domain, delete, one batched insert, commit
+    // begin, lock domain, delete, one batched insert; then its revision: the changed domains locked, the published
+    // configuration read (domain, placeholders, themes, embeddings with assets, locales), parts and revision in one; commit
+    ['REST bulk replace of the placeholders', 12],
+    // who owns the domain; begin, insert the embedding, one batched insert of its assets; its revision (7 as above); commit
+    ['REST create an embedding with assets', 12],
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
     ['REST read all locales', 1], // the domain left-joined to its locales

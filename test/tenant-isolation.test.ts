@@ -256,9 +256,9 @@ describe('REST: a client key on another client', () => {
 
 // ── GraphQL ─────────────────────────────────────────────────────────────────
 
-type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm';
+type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId';
 /** How deep an id sits: a mixed call takes the shallow ones from B and the deeper ones from A. */
-const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, assetId: 3 };
+const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, assetId: 3 };
 
 /**
  * Valid arguments per mutation: which argument carries which id of the world, and the others.
@@ -274,6 +274,8 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   updateDomain: { ids: { clientId: 'clientId', id: 'domainId' }, args: () => ({ input: { country: 'DE' } }) },
   deleteDomain: { ids: { clientId: 'clientId', id: 'domainId' } },
   createPlaceholder: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: (tag) => ({ input: { name: `p-${tag}`, value: 'x' } }) },
+  // Revision numbers count within each domain: B's domain has a revision 2 as well.
+  restoreRevision: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: () => ({ number: 2 }) },
   replacePlaceholders: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: (tag) => ({ placeholders: [{ name: `p-${tag}`, value: 'b' }] }) },
   updatePlaceholder: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'placeholderName' }, args: () => ({ input: { value: 'changed' } }) },
   deletePlaceholder: { ids: { clientId: 'clientId', domainId: 'domainId', name: 'placeholderName' } },
@@ -313,6 +315,13 @@ const FIELD_ARGS: Record<string, { ids: Record<string, IdName>; args?: () => Rec
   'Domain.theme': { ids: { id: 'themeId' } },
   'Domain.embeddingsFromCookiesPlan': { ids: {}, args: () => ({ cookies: [{ name: '_ga', storageType: 'cookie' }] }) },
   'Embedding.asset': { ids: { id: 'assetId' } },
+  'Domain.revisions': { ids: {} },
+  'Domain.revision': { ids: {}, args: () => ({ number: 2 }) },
+  'Domain.revisionDiff': { ids: {}, args: () => ({ number: 2 }) },
+  'Domain.consents': { ids: {} },
+  'Domain.consentCounts': { ids: {} },
+  'Domain.consent': { ids: { consentId: 'consentId' } },
+  'Domain.consentEvidence': { ids: { consentId: 'consentId' } },
 };
 
 /** What a client key may do with each Query field. A field missing here fails the suite. */

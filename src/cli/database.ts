@@ -43,7 +43,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       publicBaseUrl: settings.publicBaseUrl,
     });
     try {
-      return await work(createRequestContext(database.orm, services, { kind: 'admin' }, `cli-${randomUUID()}`));
+      return await work(createRequestContext(database.orm, services, { kind: 'admin', keyName: 'command line' }, `cli-${randomUUID()}`));
     } finally {
       await scanner.close();
       await services.banner.close();

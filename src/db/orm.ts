@@ -52,8 +52,13 @@ export function ormConfig(
     ensureDatabase: false,
     // The triggers that announce changes of published configurations are hand-written in their
     // migration (Migration20261123200000_banner), not mirrored in the entities.
-    // The consent records are partitioned by month and written in SQL (Migration20261123210000_consent_records).
-    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true, skipTables: ['consent_record', /^consent_record_/] },
+    // Written and read in SQL: the consent records, partitioned by month (Migration20261123210000_consent_records),
+    // and the configuration revisions with their parts (Migration20261123230000_revisions).
+    schemaGenerator: {
+      ignoreTriggers: true,
+      ignoreRoutines: true,
+      skipTables: ['consent_record', /^consent_record_/, 'configuration_revision', 'configuration_part'],
+    },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     // One insert statement for a whole bulk write (array payloads hold at most 1,000 items).

@@ -6,7 +6,18 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../kernel/context.ts';
 import { conflict, notFound, ServiceError, unavailable } from '../kernel/errors.ts';
+
+declare module '../kernel/context.ts' {
+  interface AppServices {
+    /**
+     * Runs in every write transaction once its work is flushed, before it commits (the revisions
+     * feature keeps each changed configuration as a revision there). Not in a nested one.
+     */
+    beforeCommit: (em: EntityManager, ctx: RequestContext) => Promise<void>;
+  }
+}
 
 type Messages = {
   /** What a unique-constraint violation means for this write, e.g. "a placeholder with this name exists". */
@@ -24,17 +35,27 @@ const isRetryable = (error: unknown) =>
  * Runs `work` in one transaction on a fork of the request's EntityManager and commits it,
  * or rolls everything back (and runs it again, a few times, when the database broke it off
  * over a deadlock; past that: 503, try again). Database refusals become service errors with a kind.
+ * Before the commit, the service's `beforeCommit` runs in the same transaction; a transaction
+ * nested in one of the request's (an operation that calls others) leaves that to the outer one.
  */
 export async function inTransaction<T>(
-  em: EntityManager,
+  ctx: RequestContext,
   work: (em: EntityManager) => Promise<T>,
   messages: Messages = {},
 ): Promise<T> {
+  const nested = ctx.em.isInTransaction();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await em.transactional(work);
+      return await ctx.em.transactional(async (em) => {
+        const result = await work(em);
+        if (!nested) {
+          await em.flush();
+          await ctx.services.beforeCommit(em, ctx);
+        }
+        return result;
+      });
     } catch (error) {
-      if (attempt < ATTEMPTS && isRetryable(error)) continue;
+      if (attempt < ATTEMPTS && isRetryable(error) && !nested) continue;
       throw translateDatabaseError(error, messages);
     }
   }

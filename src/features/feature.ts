@@ -20,6 +20,15 @@ export type Feature = {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** Media types an answer may have besides JSON (the row's `produces`). */
+export type RawMediaType = 'text/csv' | 'text/html';
+
+/**
+ * What an operation of a row with `produces` returns: a page (HTML) or a stream (CSV, sent as
+ * it is produced, so a million rows never sit in memory). `filename`: sent as an attachment.
+ */
+export type RawAnswer = { body: string | AsyncIterable<string>; filename?: string };
+
 /** `/a/:x/b/:y` → 'x' | 'y' */
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
@@ -41,9 +50,16 @@ export type RestRoute = {
   summary: string;
   /** The body's contract schema; routes without one take no body. */
   body?: z.ZodType;
+  /**
+   * The contract schema of the query parameters (an object of strings, coerced by the schema);
+   * `apiKey` is the authentication's and never reaches it. Routes without one ignore the query.
+   */
+  query?: z.ZodType;
   /** The contract schema of what a 200/201 sends; 204 routes have none. */
   response?: z.ZodType;
-  operation: (ctx: RequestContext, params: Record<string, string>, body: unknown) => Promise<unknown>;
+  /** The answer is not JSON but this (the operation returns a `RawAnswer`). */
+  produces?: RawMediaType;
+  operation: (ctx: RequestContext, params: Record<string, string>, body: unknown, query: unknown) => Promise<unknown>;
   /** 200/201 send the result as JSON; 204 sends nothing. */
   status: 200 | 201 | 204;
   errors: number[];
@@ -56,17 +72,25 @@ export type RestRoute = {
 };
 
 /** A row, typed: the operation gets the path's parameters and the parsed body, and returns the response schema's type. */
-export function route<P extends string, S extends z.ZodType | undefined = undefined, R extends z.ZodType | undefined = undefined>(row: {
+export function route<
+  P extends string,
+  S extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(row: {
   method: Method;
   path: P;
   tag: string;
   summary: string;
   body?: S;
+  query?: Q;
   response?: R;
+  produces?: RawMediaType;
   operation: (
     ctx: RequestContext,
     params: Params<P>,
     body: S extends z.ZodType ? z.output<S> : undefined,
+    query: Q extends z.ZodType ? z.output<Q> : undefined,
   ) => Promise<R extends z.ZodType ? z.output<R> : unknown>;
   status: 200 | 201 | 204;
   errors: number[];

@@ -9,6 +9,7 @@ import { localesFeature } from './locales/index.ts';
 import type { Feature } from './feature.ts';
 import { onboardingFeature } from './onboarding/index.ts';
 import { placeholdersFeature } from './placeholders/index.ts';
+import { revisionsFeature } from './revisions/index.ts';
 import { tcfVendorsFeature } from './tcf-vendors/index.ts';
 import { themesFeature } from './themes/index.ts';
 
@@ -29,6 +30,7 @@ export const features: readonly Feature[] = [
   onboardingFeature,
   bannerFeature,
   consentsFeature,
+  revisionsFeature,
 ];
 
 /** Every stored entity, for the ORM. */

@@ -10,7 +10,7 @@ import type { RequestContext } from '../kernel/context.ts';
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
   DefaultFieldNullability: false;
-  Scalars: { ID: { Input: string; Output: string } };
+  Scalars: { ID: { Input: string; Output: string }; JSON: { Input: unknown; Output: unknown } };
 }>({
   plugins: [ValidationPlugin],
   defaultFieldNullability: false,
@@ -18,6 +18,13 @@ export const builder = new SchemaBuilder<{
     // Issue paths start with the argument's name; the pointers are relative to its value.
     validationError: (failure) => invalidPayload(toProblems(failure.issues, 1)),
   },
+});
+
+/** Any JSON value: a configuration snapshot, the values of a JSON Patch. */
+builder.scalarType('JSON', {
+  description: 'Any JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
 });
 
 builder.queryType({});

@@ -2,9 +2,11 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
 /**
  * Who is asking: the administrator (every client) or a client (its own paths only), by the key
- * it presented (`keyId`: a client key may revoke the keys it created).
+ * it presented (`keyId`: a client key may revoke the keys it created). `keyName` names the key
+ * (or the command line) in what the caller's writes leave behind, such as configuration revisions;
+ * the administrator key from the settings has no id.
  */
-export type Caller = { kind: 'admin' } | { kind: 'client'; clientId: string; keyId: string };
+export type Caller = ({ kind: 'admin'; keyId?: string } | { kind: 'client'; clientId: string; keyId: string }) & { keyName?: string };
 
 /**
  * What the service holds for its whole life and operations may use. Each feature that needs a

@@ -36,7 +36,7 @@ export type OpenApiOperation = {
   summary: string;
   description?: string;
   tags: string[];
-  parameters?: { name: string; in: 'path'; required: true; description: string; schema: JsonSchema }[];
+  parameters?: { name: string; in: 'path' | 'query'; required: boolean; description: string; schema: JsonSchema }[];
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, OpenApiResponse | { $ref: string }>;
   /** false on a GET whose HEAD is refused (405), because answering it would do the GET's whole work. */
@@ -110,11 +110,19 @@ const staticSegments = (path: string) => path.split('/').filter((segment) => seg
 
 const pascal = (word: string) => (word === 'apikey' ? 'ApiKey' : word.charAt(0).toUpperCase() + word.slice(1));
 
+/** Last path segments that name an action on the object before them, not a collection of it. */
+const ACTIONS = new Set(['diff', 'restore', 'evidence', 'evidence.html']);
+
 /** `createEmbedding`, `listEmbeddings`, `getOnboardingScan`, … from method and path. */
 function operationIdOf(row: RestRoute): string {
   const segments = staticSegments(row.path);
   const last = segments.at(-1)!;
-  if (segments.at(-2) === 'onboarding') return `${row.method.toLowerCase()}Onboarding${pascal(last)}`;
+  if (segments.at(-2) === 'onboarding' || segments.at(-2) === 'consent') return `${row.method.toLowerCase()}${pascal(segments.at(-2)!)}${pascal(last)}`;
+  // An action on one object (`/revision/:revisionId/restore`): `restoreRevision`, `getRevisionDiff`.
+  if (ACTIONS.has(last) && row.path.endsWith(`/:${segments.at(-2)}Id/${last}`)) {
+    const action = last.replace(/\.(\w+)$/, (_, extension: string) => pascal(extension));
+    return row.method === 'POST' ? `${action}${pascal(segments.at(-2)!)}` : `get${pascal(segments.at(-2)!)}${pascal(action)}`;
+  }
   const item = row.path.endsWith(`/${last}`) ? 'collection' : 'item';
   const verb = { GET: item === 'item' ? 'get' : 'list', POST: 'create', PUT: item === 'item' ? 'update' : 'replace', DELETE: 'delete' }[
     row.method
@@ -191,12 +199,30 @@ function errorResponse(status: number): OpenApiResponse {
 
 const hasPathParameters = (row: RestRoute) => row.path.includes('/:');
 
+/** The query parameters of a row, from the JSON schema of its query object (each property one parameter). */
+function queryParameters(schema: JsonSchema): NonNullable<OpenApiOperation['parameters']> {
+  if (schema.$ref || schema.type !== 'object') throw new Error('a query schema must be an object without an id (each property becomes a parameter)');
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: 'query' as const, required: required.has(name), description: String(description ?? name), schema: rest };
+  });
+}
+
 /**
  * Statuses an operation can answer besides those of its row, from the HTTP layer rather than
  * the operation: no or a wrong key, a key of an inactive client, rate limits, the database gone; 413 where a body is read;
  * 400 where a path parameter is not valid percent-encoded UTF-8 (the router cannot decode it).
  */
-const crossCutting = (row: RestRoute) => [401, 403, 429, 503, ...(row.body ? [413] : []), ...(hasPathParameters(row) ? [400] : [])];
+const crossCutting = (row: RestRoute) => [
+  401,
+  403,
+  429,
+  503,
+  ...(row.body ? [413] : []),
+  ...(hasPathParameters(row) || row.query ? [400] : []),
+];
 
 export const documentedErrors = (row: RestRoute): number[] =>
   [...new Set([...row.errors, ...crossCutting(row)])].sort((a, b) => a - b);
@@ -253,33 +279,37 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
     const operationId = operationIdOf(row);
     if (operationIds.has(operationId)) throw new Error(`operationId ${operationId} is taken twice`);
     operationIds.add(operationId);
-    if (row.status !== 204 && !row.response) throw new Error(`${row.method} ${row.path} has no response schema`);
+    if (row.status !== 204 && !row.response && !row.produces) throw new Error(`${row.method} ${row.path} has no response schema`);
 
     const params = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
     const errors = documentedErrors(row);
     errors.forEach((status) => usedStatuses.add(status));
+    const parameters = [
+      ...params.map((name) => ({
+        name,
+        in: 'path' as const,
+        required: true,
+        description: parameterTexts[name] ?? name,
+        schema: { type: 'string' },
+      })),
+      ...(row.query ? queryParameters(requests.schemaOf(row.query)) : []),
+    ];
     const operation: OpenApiOperation = {
       operationId,
       ...summaryOf(row),
       tags: [row.tag],
-      ...(params.length > 0
-        ? {
-            parameters: params.map((name) => ({
-              name,
-              in: 'path' as const,
-              required: true as const,
-              description: parameterTexts[name] ?? name,
-              schema: { type: 'string' },
-            })),
-          }
-        : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(row.body ? { requestBody: { required: true as const, content: { [JSON_TYPE]: { schema: requests.schemaOf(row.body) } } } } : {}),
       ...(row.head === false ? { 'x-head': false as const } : {}),
       responses: {
         [row.status]: {
           description: SUCCESS_DESCRIPTIONS[row.status],
           ...successHeaders(row),
-          ...(row.response ? { content: { [JSON_TYPE]: { schema: responses.schemaOf(row.response) } } } : {}),
+          ...(row.produces
+            ? { content: { [row.produces]: { schema: { type: 'string' } } } }
+            : row.response
+              ? { content: { [JSON_TYPE]: { schema: responses.schemaOf(row.response) } } }
+              : {}),
         },
         ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` }])),
       },

@@ -25,6 +25,25 @@ export async function seedWorld(service: TestService): Promise<World> {
   expect(placeholder.status, placeholder.text).toBe(201);
   const key = await createApiKey(service, domain.clientId, 'seeded');
   const client = await service.rest('GET', `${API}/${domain.clientId}`);
+  // A visitor's choice against the configuration as it now is (its newest revision).
+  const revisions = await service.rest('GET', `${domain.base}/revision?limit=1`);
+  expect(revisions.status, revisions.text).toBe(200);
+  const consentId = randomUUID();
+  const consent = await fetch(`${service.baseUrl}/consent`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({
+      domain: domain.domainId,
+      consentId,
+      choice: 'all',
+      categories: ['necessary', 'social_media'],
+      services: [embedding.body.id],
+      revision: revisions.body.revisions[0].hash,
+      locale: 'de_DE',
+      url: 'http://www.shop.test/',
+    }),
+  });
+  expect(consent.status, await consent.clone().text()).toBe(201);
   return {
     domain,
     ids: {
@@ -39,6 +58,9 @@ export async function seedWorld(service: TestService): Promise<World> {
       keyId: key.id,
       // The client search finds the seeded client by its username.
       searchTerm: client.body.username,
+      // Revision 1 is the new domain's; each seeded write above made one more.
+      revisionId: '2',
+      consentId,
     },
   };
 }

@@ -108,7 +108,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       failedAuthenticationsPerMinute: options.failedAuthenticationsPerMinute ?? 1_000_000,
       development: options.development ?? false,
       trustProxy: options.trustProxy,
-      consentsPerMinutePerAddress: options.consentsPerMinutePerAddress,
+      consentsPerMinutePerAddress: options.consentsPerMinutePerAddress ?? 1_000_000,
     },
   });
   server.on('request', app);

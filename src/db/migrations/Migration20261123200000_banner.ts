@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** The tables whose rows make up a domain's published configuration, and how a row names its domain. */
-const PUBLISHED = [
+export const PUBLISHED = [
   { table: 'domain', domainOf: 'select id from changed_rows' },
   { table: 'embedding', domainOf: 'select domain_id from changed_rows' },
   { table: 'placeholder', domainOf: 'select domain_id from changed_rows' },

@@ -8,6 +8,7 @@ import { Migration20261123174000_ccm19_clients_domains } from './Migration202611
 import { Migration20261123174100_locales } from './Migration20261123174100_locales.ts';
 import { Migration20261123200000_banner } from './Migration20261123200000_banner.ts';
 import { Migration20261123210000_consent_records } from './Migration20261123210000_consent_records.ts';
+import { Migration20261123230000_revisions } from './Migration20261123230000_revisions.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123174100_locales', class: Migration20261123174100_locales },
   { name: 'Migration20261123200000_banner', class: Migration20261123200000_banner },
   { name: 'Migration20261123210000_consent_records', class: Migration20261123210000_consent_records },
+  { name: 'Migration20261123230000_revisions', class: Migration20261123230000_revisions },
 ];

@@ -14,7 +14,7 @@ export type ApiKeyScope = { clientId: string; keyId: string };
 export const MAX_KEYS_PER_CLIENT = 20;
 
 export async function createApiKey(ctx: RequestContext, clientId: string, input: ApiKeyCreate): Promise<CreatedApiKey> {
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     // Locked, so that concurrent creates count one after another against the cap.
     const client = await requireClient({ ...ctx, em, lock: true }, clientId);
     if ((await em.count(ApiKeyEntity, { client })) >= MAX_KEYS_PER_CLIENT) {
@@ -39,7 +39,7 @@ export async function listApiKeys(ctx: RequestContext, clientId: string): Promis
  * revokes any key; a client key only those it created, and itself.
  */
 export async function revokeApiKey(ctx: RequestContext, scope: ApiKeyScope): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
+  await inTransaction(ctx, async (em) => {
     const client = await requireClient({ ...ctx, em }, scope.clientId);
     const row = isId(scope.keyId) ? await em.findOne(ApiKeyEntity, { id: scope.keyId, client }) : null;
     if (!row) throw notFound(`API key ${scope.keyId}`);

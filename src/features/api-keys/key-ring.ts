@@ -21,6 +21,9 @@ export type KeyRing = {
 /** A valid key's owner: a caller, or a client whose keys are refused while it is not active. */
 export type KeyOwner = Caller | { kind: 'inactive'; clientId: string };
 
+/** How the administrator key of the settings (ADMIN_API_KEY), which is not stored, is named where a write is attributed. */
+export const ADMIN_SETTINGS_KEY_NAME = 'administrator key (ADMIN_API_KEY)';
+
 /** Keys remembered at most (each entry is a few hundred bytes). */
 const MAX_REMEMBERED = 10_000;
 
@@ -39,7 +42,7 @@ export function createKeyRing({
   return {
     async authenticate(key) {
       if (!isPlausibleKey(key)) return undefined;
-      if (adminHash && matchesHash(key, adminHash)) return { kind: 'admin' };
+      if (adminHash && matchesHash(key, adminHash)) return { kind: 'admin', keyName: ADMIN_SETTINGS_KEY_NAME };
       const fingerprint = hashKey(key).toString('hex');
       const known = remembered.get(fingerprint);
       if (known && known.until > Date.now()) return known.owner;
@@ -50,9 +53,9 @@ export function createKeyRing({
       if (!row) return undefined;
       const client = row.client;
       const owner: KeyOwner = !client
-        ? { kind: 'admin' }
+        ? { kind: 'admin', keyId: row.id, keyName: row.name }
         : client.active
-          ? { kind: 'client', clientId: client.id, keyId: row.id }
+          ? { kind: 'client', clientId: client.id, keyId: row.id, keyName: row.name }
           : { kind: 'inactive', clientId: client.id };
       if (remembered.size >= MAX_REMEMBERED) remembered.clear();
       remembered.set(fingerprint, { owner, keyId: row.id, until: Date.now() + cacheMs });

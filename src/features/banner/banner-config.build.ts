@@ -22,6 +22,12 @@ export const CONSENT_NAME = 'ccm_consent';
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /**
+ * The hash of everything a domain publishes: what a consent record names as the revision it was
+ * shown, what a configuration revision is kept under, what the banner's cache follows.
+ */
+export const contentRevisionOf = (published: PublishedConfiguration): string => sha256(published);
+
+/**
  * What a consent was given to: the services, their purposes and vendors, what they store and
  * where their privacy policies are, and the site's own privacy-policy address. Wording and
  * colours are not in it, so changing them never asks a visitor again.
@@ -55,7 +61,7 @@ export function buildBannerConfig(
   return {
     domainId: domain.id,
     legalRevision,
-    contentRevision: sha256(published),
+    contentRevision: contentRevisionOf(published),
     consentRecordUrl,
     // cookieconsent asks again when its stored revision differs; 0 switches that off.
     revision: domain.consentResetOnLegalChange ? Number.parseInt(legalRevision.slice(0, 7), 16) + 1 : 0,

@@ -1,5 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { type AppServices, createRequestContext } from '../../kernel/context.ts';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { AppServices } from '../../kernel/context.ts';
 import type { Domain } from '../domains/domain.contract.ts';
 import { domainLoader } from '../domains/domain.reads.ts';
 import { toDomain } from '../domains/domain.view.ts';
@@ -33,13 +33,21 @@ export type PublishedConfiguration = {
 };
 
 /** The published configuration of a domain, or null if there is no such domain: five statements, sent together. */
-export async function readPublishedConfiguration(
-  orm: MikroORM,
+export function readPublishedConfiguration(orm: MikroORM, services: AppServices, domainId: string): Promise<PublishedConfiguration | null> {
+  return readPublishedConfigurationWith(orm.em.fork(), services, domainId);
+}
+
+/**
+ * The same, read with `em`: inside a transaction (a revision is taken before the write commits),
+ * it sees the transaction's own writes.
+ */
+export async function readPublishedConfigurationWith(
+  em: EntityManager,
   services: AppServices,
   domainId: string,
 ): Promise<PublishedConfiguration | null> {
   // Not an operation of any caller: the loaders read what the public banner shows, and nothing more.
-  const ctx = createRequestContext(orm, services, { kind: 'admin' }, 'banner');
+  const ctx = { em, caller: { kind: 'admin' as const }, requestId: 'published-configuration', services, scoped: new Map() };
   const [domain, embeddings, placeholders, themes, locales] = await Promise.all([
     domainLoader(ctx).load(domainId),
     embeddingsOfDomainLoader(ctx).load(domainId),

@@ -84,7 +84,7 @@ export async function createClient(ctx: RequestContext, input: ClientCreate): Pr
   if (!isAdmin(ctx.caller)) throw notFound('resource');
   const passwordHash = await hashOf(input);
   return inTransaction(
-    ctx.em,
+    ctx,
     async (em) => {
       if (await em.count(ClientEntity, { username: input.username })) throw conflict(DUPLICATE.duplicate);
       const { id: _id, password: _password, passwordHash: _hash, domainCount: _d, whitelabelCount: _w, widgetDisplayCount: _c, ...fields } =
@@ -126,7 +126,7 @@ function administeredChanges(row: ClientRow, fields: Omit<ClientUpdate, 'id'>): 
 export async function updateClient(ctx: RequestContext, clientId: string, input: ClientUpdate): Promise<Client> {
   const passwordHash = await hashOf(input);
   await inTransaction(
-    ctx.em,
+    ctx,
     async (em) => {
       const row = await requireClient({ ...ctx, em, lock: true }, clientId);
       const { id: _id, password: _password, passwordHash: _hash, domainCount: _d, whitelabelCount: _w, widgetDisplayCount: _c, features, ...fields } =
@@ -155,7 +155,7 @@ export async function updateClient(ctx: RequestContext, clientId: string, input:
  * too). Only the administrator deletes a client; its own key gets 403.
  */
 export async function deleteClient(ctx: RequestContext, clientId: string): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
+  await inTransaction(ctx, async (em) => {
     const row = await requireClient({ ...ctx, em, lock: true }, clientId);
     if (!isAdmin(ctx.caller)) throw forbidden("only the administrator deletes a client; a client key may not delete its own account");
     await em.nativeDelete(ClientEntity, { id: row.id });

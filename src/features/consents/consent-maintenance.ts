@@ -1,8 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { pruneRevisions } from '../revisions/revision-retention.ts';
 import { maintainConsentPartitions } from './consent-records.ts';
 
 /**
- * Keeps the consent records' monthly partitions ready and their retention applied: once at
+ * Keeps the consent records' monthly partitions ready and their retention applied (and then the
+ * configuration revisions' that no kept record names any more): once at
  * start, then every `everyMs` (an hour), and on demand when a record finds no partition for
  * its month (`ensure`, one run at a time).
  */
@@ -18,6 +20,7 @@ export function createConsentMaintenance(
   let running: Promise<void> | undefined;
   const ensure = () =>
     (running ??= maintainConsentPartitions(orm, { retentionDays })
+      .then(() => pruneRevisions(orm, { retentionDays }))
       .then(() => undefined)
       .finally(() => (running = undefined)));
   const run = () => void ensure().catch(onError);

@@ -75,7 +75,7 @@ export async function getDomain(ctx: RequestContext, scope: DomainScope): Promis
 
 export async function createDomain(ctx: RequestContext, scope: ClientScope, input: DomainCreate): Promise<Domain> {
   const { scheme, host, port, path } = parseName(input.name);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     // Locked, so that concurrent creates count one after the other against the client's quotas.
     const client = await requireClient({ ...ctx, em, lock: true }, scope.clientId);
     await checkQuotas(ctx, em, client, { domains: 1, whitelabel: input.whitelabel === true ? 1 : 0 });
@@ -100,7 +100,7 @@ export async function createDomain(ctx: RequestContext, scope: ClientScope, inpu
 }
 
 export async function updateDomain(ctx: RequestContext, scope: DomainScope, input: DomainUpdate): Promise<Domain> {
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     // Making a domain whitelabel counts against the client's quota: the client is locked first,
     // in the order creates and the client's deletion take their locks (client, then domain).
     const client = input.whitelabel === true ? await requireClient({ ...ctx, em, lock: true }, scope.clientId) : undefined;
@@ -118,7 +118,7 @@ export async function updateDomain(ctx: RequestContext, scope: DomainScope, inpu
 
 /** Deletes the domain and, through the database's cascades, everything it holds. */
 export async function deleteDomain(ctx: RequestContext, scope: DomainScope): Promise<void> {
-  await inTransaction(ctx.em, async (em) => {
+  await inTransaction(ctx, async (em) => {
     const row = await requireDomain({ ...ctx, em, lock: true }, scope);
     await em.nativeDelete(DomainEntity, { id: row.id });
   });

@@ -29,7 +29,7 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
 
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = appendAssets(em, embedding, [input]).at(-1)!;
     await em.flush();
@@ -39,7 +39,7 @@ export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, in
 
 export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const row = pick(embedding.assets, scope.assetId);
     const { id: _ignored, ...fields } = input;
@@ -51,7 +51,7 @@ export async function updateAsset(ctx: RequestContext, scope: AssetScope, input:
 
 export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
   const domain = await reachDomain(ctx, scope);
-  await inTransaction(ctx.em, async (em) => {
+  await inTransaction(ctx, async (em) => {
     const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const deleted = isId(scope.assetId) ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding }) : 0;
     if (deleted === 0) throw notFound(`asset ${scope.assetId}`);

@@ -65,7 +65,7 @@ export async function createEmbedding(
   input: EmbeddingCreate,
 ): Promise<Embedding> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const fields = await withTcfVendorName(em, input);
     const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), fields);
     await em.flush();
@@ -106,7 +106,7 @@ export async function updateEmbedding(
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: input.assets !== undefined });
     const { id: _ignored, assets, ...fields } = await withTcfVendorName(em, input);
     em.assign(row, fields);
@@ -119,10 +119,13 @@ export async function updateEmbedding(
 
 export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
   const domain = await reachDomain(ctx, scope);
-  const deleted = isId(scope.embeddingId)
-    ? await ctx.em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain: domain.id })
-    : 0;
-  if (deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
+  if (!isId(scope.embeddingId)) throw notFound(`embedding ${scope.embeddingId}`);
+  // In a transaction of its own, so that the configuration it leaves is kept as a revision.
+  await inTransaction(ctx, async (em) => {
+    if ((await em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain: domain.id })) === 0) {
+      throw notFound(`embedding ${scope.embeddingId}`);
+    }
+  });
 }
 
 /**

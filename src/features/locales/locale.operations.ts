@@ -94,7 +94,7 @@ export async function getLocale(ctx: RequestContext, scope: DomainScope, name: s
 export async function createLocale(ctx: RequestContext, scope: DomainScope, input: LocaleCreate): Promise<Locale> {
   const { id: domainId } = await reachDomain(ctx, scope);
   return inTransaction(
-    ctx.em,
+    ctx,
     async (em) => {
       const domain = await lockedDomain(em, domainId);
       if ((await em.count(LocaleEntity, { domain: domainId, name: input.name })) > 0) throw conflict(DUPLICATE.duplicate);
@@ -121,7 +121,7 @@ export async function updateLocale(ctx: RequestContext, scope: DomainScope, name
   }
   const { id: domainId } = await reachDomain(ctx, scope);
   checkName(name);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const domain = await lockedDomain(em, domainId);
     const row = await em.findOne(LocaleEntity, { domain: domainId, name });
     if (!row) throw notFound(`locale ${name}`);
@@ -137,7 +137,7 @@ export async function updateLocale(ctx: RequestContext, scope: DomainScope, name
 export async function deleteLocale(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
   const { id: domainId } = await reachDomain(ctx, scope);
   checkName(name);
-  await inTransaction(ctx.em, async (em) => {
+  await inTransaction(ctx, async (em) => {
     const domain = await lockedDomain(em, domainId);
     const row = await em.findOne(LocaleEntity, { domain: domainId, name });
     if (!row) throw notFound(`locale ${name}`);

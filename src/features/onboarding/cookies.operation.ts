@@ -151,7 +151,7 @@ export async function createEmbeddingsFromCookies(
   scope: DomainScope,
   cookies: OnboardingCookie[],
 ): Promise<Embedding[]> {
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
     const { groups } = await plan(em, domain, cookies);
     const written: [EmbeddingRow, ReturnType<typeof appendAssets>][] = [];

@@ -32,7 +32,7 @@ export async function applyLegalFindings(ctx: RequestContext, scope: DomainScope
     const value = valueOf(findings)?.trim();
     return value ? [{ name, value }] : [];
   });
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
     const existing = await em.find(PlaceholderEntity, { domain, name: { $in: values.map(({ name }) => name) } });
     const rows = values.map(({ name, value }) => {

@@ -16,7 +16,7 @@ export async function importPresets(
   scope: DomainScope,
   presets: OnboardingPreset[],
 ): Promise<OnboardingPresetResult[]> {
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
     const catalog = await loadCatalog(em);
     const unknown = presets.flatMap((preset, index) =>

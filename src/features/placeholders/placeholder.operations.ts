@@ -34,7 +34,7 @@ export async function createPlaceholder(
 ): Promise<Placeholder> {
   const domain = await reachDomain(ctx, scope);
   return inTransaction(
-    ctx.em,
+    ctx,
     async (em) => {
       // Queues behind a bulk replace of the domain's placeholders, which would otherwise find the
       // name taken half-way through its own list.
@@ -60,7 +60,7 @@ export async function replacePlaceholders(
   items: PlaceholderCreate[],
 ): Promise<Placeholder[]> {
   return inTransaction(
-    ctx.em,
+    ctx,
     async (em) => {
       const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
       await em.nativeDelete(PlaceholderEntity, { domain });
@@ -86,7 +86,7 @@ export async function updatePlaceholder(
     ]);
   }
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const row = isPlaceholderName(name) ? await em.findOne(PlaceholderEntity, { domain: domain.id, name }) : null;
     if (!row) throw notFound(`placeholder ${name}`);
     if (input.value !== undefined) row.value = input.value;
@@ -97,8 +97,9 @@ export async function updatePlaceholder(
 
 export async function deletePlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<void> {
   const domain = await reachDomain(ctx, scope);
-  const deleted = isPlaceholderName(name)
-    ? await ctx.em.nativeDelete(PlaceholderEntity, { domain: domain.id, name })
-    : 0;
-  if (deleted === 0) throw notFound(`placeholder ${name}`);
+  if (!isPlaceholderName(name)) throw notFound(`placeholder ${name}`);
+  // In a transaction of its own, so that the configuration it leaves is kept as a revision.
+  await inTransaction(ctx, async (em) => {
+    if ((await em.nativeDelete(PlaceholderEntity, { domain: domain.id, name })) === 0) throw notFound(`placeholder ${name}`);
+  });
 }

@@ -56,7 +56,7 @@ const lockDomain = (em: EntityManager, domainId: string) => lockById(em, DomainE
 
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const { default: _default, ...defaults } = themeDefaults;
     const fields = { isDefault: themeDefaults.default, ...defaults, ...toRowFields(input) };
     if (fields.isDefault) {
@@ -76,7 +76,7 @@ export async function createTheme(ctx: RequestContext, scope: DomainScope, input
 
 export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input: ThemeUpdate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx.em, async (em) => {
+  return inTransaction(ctx, async (em) => {
     const fields = toRowFields(input);
     if (fields.isDefault) await lockDomain(em, domain.id);
     const row = await findTheme(em, domain.id, scope.themeId);
@@ -89,6 +89,9 @@ export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input:
 
 export async function deleteTheme(ctx: RequestContext, scope: ThemeScope): Promise<void> {
   const domain = await reachDomain(ctx, scope);
-  const deleted = isId(scope.themeId) ? await ctx.em.nativeDelete(ThemeEntity, { id: scope.themeId, domain: domain.id }) : 0;
-  if (deleted === 0) throw notFound(`theme ${scope.themeId}`);
+  if (!isId(scope.themeId)) throw notFound(`theme ${scope.themeId}`);
+  // In a transaction of its own, so that the configuration it leaves is kept as a revision.
+  await inTransaction(ctx, async (em) => {
+    if ((await em.nativeDelete(ThemeEntity, { id: scope.themeId, domain: domain.id })) === 0) throw notFound(`theme ${scope.themeId}`);
+  });
 }

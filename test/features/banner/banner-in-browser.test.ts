@@ -232,6 +232,60 @@ addEventListener('ccm19ConsentRecorded', (event) => { window.recorded = event.de
     await context.close();
   });
 
+  it('lets the operator reconstruct what the visitor saw, after the configuration has moved on', async () => {
+    const { context, open } = await visitor();
+    const page = await open();
+    const seen = await page.evaluate(() => {
+      const text = (selector: string) => document.querySelector(selector)?.textContent?.trim() ?? null;
+      return {
+        title: text('#cc-main .cm__title'),
+        description: text('#cc-main .cm__desc'),
+        acceptAll: text('#cc-main .cm__btn[data-role="all"]'),
+        acceptNecessary: text('#cc-main .cm__btn[data-role="necessary"]'),
+      };
+    });
+    await click(page, '#cc-main .cm__btn[data-role="necessary"]');
+    const recorded = (await (await page.waitForFunction(() => (window as unknown as { recorded?: unknown }).recorded)).jsonValue()) as { consentId: string };
+    // The configuration changes after the choice: the evidence still shows what this visitor was shown.
+    expect((await service.rest('PUT', `${domain.base}/placeholder`, [{ name: 'FIRMA', value: 'Nachfolger AG' }])).status).toBe(201);
+
+    const evidence = await service.rest('GET', `${domain.base}/consent/${recorded.consentId}/evidence`);
+    expect(evidence.status, evidence.text).toBe(200);
+    expect(evidence.body.revision.configurationVerified).toBe(true);
+    expect(evidence.body.locale).toEqual({ recorded: 'de_DE', shown: 'de_DE', fellBack: false });
+    const { consentModal } = evidence.body.texts;
+    // The evidence holds the banner's own HTML; rendered by the same browser, it reads as the page did.
+    const asText = (html: string | null) => page.evaluate((html) => {
+      const box = document.createElement('div');
+      box.innerHTML = html ?? '';
+      return box.textContent!.trim();
+    }, html);
+    expect({
+      title: await asText(consentModal.title),
+      description: await asText(consentModal.description),
+      acceptAll: await asText(consentModal.acceptAllButton),
+      acceptNecessary: await asText(consentModal.acceptNecessaryButton),
+    }).toEqual(seen);
+    expect(seen.title).toContain('Beispiel & Söhne GmbH');
+    const accepted = evidence.body.categories.flatMap((category: { services: { id: string; accepted: boolean }[] }) =>
+      category.services.filter((service) => service.accepted).map((service) => service.id),
+    );
+    expect(accepted).not.toContain(ids.analytics);
+
+    // The printable page says the same.
+    const printable = await service.rest('GET', `${domain.base}/consent/${recorded.consentId}/evidence.html`);
+    expect(printable.status).toBe(200);
+    expect(printable.headers.get('content-type')).toMatch(/^text\/html/);
+    const proof = await context.newPage();
+    await proof.setContent(printable.text);
+    const shown = await proof.evaluate(() => document.body.innerText);
+    expect(shown).toContain(seen.title);
+    expect(shown).toContain(recorded.consentId);
+    expect(shown).not.toContain('Nachfolger AG');
+    expect((await service.rest('PUT', `${domain.base}/placeholder`, [{ name: 'FIRMA', value: 'Beispiel & Söhne GmbH' }])).status).toBe(201);
+    await context.close();
+  });
+
   it('“reject all” after accepting clears the services’ cookies and storage keys', async () => {
     const { context, open } = await visitor();
     const page = await open();

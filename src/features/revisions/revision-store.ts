@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { contentRevisionOf, legalRevisionOf } from '../banner/banner-config.build.ts';
+import type { PublishedConfiguration } from '../banner/published-configuration.ts';
+
+/**
+ * How revisions are stored (Migration20261123230000_revisions): a revision is a manifest of part
+ * hashes; each part — the domain's settings, one embedding with its assets, the placeholders, the
+ * theme, one locale — is stored once per domain and content. A write that changes one embedding
+ * adds that embedding's part and a manifest of a few hundred bytes, however large the rest is.
+ */
+
+/** Which parts a revision is made of, by hash, in the order the configuration lists them. */
+type Manifest = {
+  clientId: string;
+  domain: string;
+  embeddings: string[];
+  placeholders: string;
+  theme: string | null;
+  locales: string[];
+};
+
+/** A revision without its configuration. */
+export type RevisionMeta = {
+  number: number;
+  /** The content hash (`contentRevision` of the banner; what consent records name). */
+  hash: string;
+  /** The hash of what is legally relevant (legalRevisionOf). */
+  legalHash: string;
+  /** Whether it changed what is legally relevant (the first revision does). */
+  legal: boolean;
+  createdAt: string;
+  /** The API key whose write made it (never the key itself); null for a write no key made. */
+  key: { id: string | null; name: string } | null;
+  /** The revision it restored, if a restore made it. */
+  restoredFrom: number | null;
+};
+
+const partHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+/** The configuration cut into parts (JSON text, kept as written so it reassembles byte for byte). */
+function partsOf(published: PublishedConfiguration): { manifest: Manifest; parts: Map<string, string> } {
+  const parts = new Map<string, string>();
+  const put = (value: unknown) => {
+    const text = JSON.stringify(value);
+    const hash = partHash(text);
+    parts.set(hash, text);
+    return hash;
+  };
+  const manifest: Manifest = {
+    clientId: published.clientId,
+    domain: put(published.domain),
+    embeddings: published.embeddings.map(put),
+    placeholders: put(published.placeholders),
+    theme: published.theme === null ? null : put(published.theme),
+    locales: published.locales.map(put),
+  };
+  return { manifest, parts };
+}
+
+const hashesOf = (manifest: Manifest) => [
+  manifest.domain,
+  ...manifest.embeddings,
+  manifest.placeholders,
+  ...(manifest.theme === null ? [] : [manifest.theme]),
+  ...manifest.locales,
+];
+
+type RevisionRow = {
+  number: number;
+  hash: string;
+  legalHash: string;
+  legal: boolean;
+  createdAt: Date | string;
+  keyId: string | null;
+  keyName: string | null;
+  restoredFrom: number | null;
+  manifest: Manifest | string;
+};
+
+const REVISION_COLUMNS = `"number", "hash", "legal_hash" as "legalHash", "legal", "created_at" as "createdAt", "key_id" as "keyId", "key_name" as "keyName", "restored_from" as "restoredFrom"`;
+
+const manifestOf = (row: { manifest: Manifest | string }): Manifest =>
+  typeof row.manifest === 'string' ? (JSON.parse(row.manifest) as Manifest) : row.manifest;
+
+const metaOf = (row: RevisionRow): RevisionMeta => ({
+  number: row.number,
+  hash: row.hash,
+  legalHash: row.legalHash,
+  legal: row.legal,
+  createdAt: new Date(row.createdAt).toISOString(),
+  key: row.keyName === null ? null : { id: row.keyId, name: row.keyName },
+  restoredFrom: row.restoredFrom,
+});
+
+/**
+ * Keeps `published` as the domain's newest revision, unless it is the newest already (identical
+ * content is one revision), in one statement: the parts it lacks, then the revision numbered
+ * after the newest. The caller holds the domain's row lock, and the statement's snapshot is taken
+ * after it was granted, so it sees every revision committed before. Returns the revision made, or null.
+ */
+export async function storeRevision(
+  em: EntityManager,
+  domainId: string,
+  published: PublishedConfiguration,
+  made: { key: { id: string | null; name: string } | null; restoredFrom?: number | null },
+): Promise<RevisionMeta | null> {
+  const hash = contentRevisionOf(published);
+  const legalHash = legalRevisionOf(published);
+  const { manifest, parts } = partsOf(published);
+  const rows = await em.execute<RevisionRow[]>(
+    `with "latest" as (
+       select "number", "hash", "legal_hash" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1
+     ), "changed" as (
+       select not exists (select 1 from "latest" where "hash" = ?) as "yes"
+     ), "parts" as (
+       insert into "configuration_part" ("domain_id", "hash", "body")
+       select ?, p ->> 'hash', (p ->> 'body')::json from json_array_elements(?::json) as p where (select "yes" from "changed")
+       on conflict do nothing
+     )
+     insert into "configuration_revision" ("domain_id", "number", "hash", "legal_hash", "legal", "manifest", "key_id", "key_name", "restored_from")
+     select ?, coalesce((select "number" from "latest"), 0) + 1, ?, ?, (select "legal_hash" from "latest") is distinct from ?, ?::json, ?, ?, ?
+     where (select "yes" from "changed")
+     returning ${REVISION_COLUMNS}, "manifest"`,
+    [
+      domainId,
+      hash,
+      domainId,
+      JSON.stringify([...parts].map(([partHashValue, body]) => ({ hash: partHashValue, body }))),
+      domainId,
+      hash,
+      legalHash,
+      legalHash,
+      JSON.stringify(manifest),
+      made.key?.id ?? null,
+      made.key?.name ?? null,
+      made.restoredFrom ?? null,
+    ],
+  );
+  return rows[0] ? metaOf(rows[0]) : null;
+}
+
+/** A page of the domain's revisions, newest first, those numbered below `before` (all if null). */
+export async function revisionsOf(em: EntityManager, domainId: string, { before, limit }: { before: number | null; limit: number }): Promise<RevisionMeta[]> {
+  const rows = await em.execute<RevisionRow[]>(
+    `select ${REVISION_COLUMNS}, null as "manifest" from "configuration_revision"
+     where "domain_id" = ? and "number" < ? order by "number" desc limit ?`,
+    [domainId, before ?? 2_147_483_647, limit],
+  );
+  return rows.map(metaOf);
+}
+
+/** Revisions by number (or by content hash: the newest revision with it), with their configurations. */
+export async function readRevisions(
+  em: EntityManager,
+  domainId: string,
+  wanted: { numbers?: number[]; hash?: string },
+): Promise<(RevisionMeta & { configuration: PublishedConfiguration })[]> {
+  const rows = wanted.hash
+    ? await em.execute<RevisionRow[]>(
+        `select ${REVISION_COLUMNS}, "manifest" from "configuration_revision" where "domain_id" = ? and "hash" = ? order by "number" desc limit 1`,
+        [domainId, wanted.hash],
+      )
+    : await em.execute<RevisionRow[]>(
+        `select ${REVISION_COLUMNS}, "manifest" from "configuration_revision"
+         where "domain_id" = ? and "number" in (select value::int from json_array_elements_text(?::json))`,
+        [domainId, JSON.stringify(wanted.numbers ?? [])],
+      );
+  if (rows.length === 0) return [];
+  const manifests = rows.map(manifestOf);
+  const needed = [...new Set(manifests.flatMap(hashesOf))];
+  const partRows = await em.execute<{ hash: string; body: unknown }[]>(
+    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" in (select value from json_array_elements_text(?::json))`,
+    [domainId, JSON.stringify(needed)],
+  );
+  const bodies = new Map(partRows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
+  const body = <T>(hash: string): T => {
+    if (!bodies.has(hash)) throw new Error(`configuration part ${hash} of domain ${domainId} is missing`);
+    return bodies.get(hash) as T;
+  };
+  return rows.map((row, i) => {
+    const manifest = manifests[i]!;
+    // In the order readPublishedConfiguration builds it, so the content hash comes out the same.
+    const configuration: PublishedConfiguration = {
+      clientId: manifest.clientId,
+      domain: body(manifest.domain),
+      embeddings: manifest.embeddings.map((h) => body(h)),
+      placeholders: body(manifest.placeholders),
+      theme: manifest.theme === null ? null : body(manifest.theme),
+      locales: manifest.locales.map((h) => body(h)),
+    };
+    return { ...metaOf(row), configuration };
+  });
+}
+
+/** Bytes the domain's revisions take (manifests and parts as stored), for the benchmark and the docs. */
+export async function revisionStorageOf(em: EntityManager, domainId: string): Promise<{ revisions: number; parts: number; bytes: number }> {
+  const [row] = await em.execute<{ revisions: string; parts: string; bytes: string }[]>(
+    `select (select count(*) from "configuration_revision" where "domain_id" = ?) as "revisions",
+            (select count(*) from "configuration_part" where "domain_id" = ?) as "parts",
+            coalesce((select sum(pg_column_size(r.*)) from "configuration_revision" r where "domain_id" = ?), 0)
+              + coalesce((select sum(pg_column_size(p.*)) from "configuration_part" p where "domain_id" = ?), 0) as "bytes"`,
+    [domainId, domainId, domainId, domainId],
+  );
+  return { revisions: Number(row!.revisions), parts: Number(row!.parts), bytes: Number(row!.bytes) };
+}

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { ADMIN_SETTINGS_KEY_NAME } from '../../../src/features/api-keys/key-ring.ts';
+import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
+import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
+import { revisionStorageOf } from '../../../src/features/revisions/revision-store.ts';
+import { API, createApiKey, embeddingPayload, themePayload, unknownId } from '../../support/fixtures.ts';
+import { useServiceWithDomain } from '../../support/service-with-domain.ts';
+
+/**
+ * The history of a domain's published configuration: every write that changes what the banner
+ * publishes is kept as a revision (and one that changes nothing visible is not); revisions are
+ * listed, read, compared and restored over REST and GraphQL.
+ */
+describe('configuration revisions', () => {
+  const { service, domain, client } = useServiceWithDomain();
+
+  type RevisionAnswer = { number: number; hash: string; legal: boolean; key: { id: string | null; name: string } | null; restoredFrom: number | null };
+
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const answer = await service.rest(method, `${domain.base}${path}`, body);
+    expect(answer.status, `${method} ${path}: ${answer.text}`).toBeLessThan(300);
+    return answer.body;
+  };
+  const revisions = async (): Promise<RevisionAnswer[]> => {
+    const answer = await service.rest('GET', `${domain.base}/revision?limit=100`);
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body.revisions;
+  };
+  const newest = async () => (await revisions())[0]!;
+  const count = async () => (await revisions()).length;
+  /** The content revision the banner serves now. */
+  const bannerRevision = async () =>
+    buildBannerConfig((await readPublishedConfiguration(service.database.orm, service.services, domain.domainId))!, null).contentRevision;
+
+  it('starts with the domain: revision 1, legally relevant, made by the key that created it, equal to what the banner serves', async () => {
+    const [first, ...rest] = await revisions();
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({ number: 1, legal: true, restoredFrom: null, key: { id: null, name: ADMIN_SETTINGS_KEY_NAME } });
+    expect(first!.hash).toBe(await bannerRevision());
+  });
+
+  it('makes one revision per write of every kind that changes what is published, and none for a write that changes nothing visible', async () => {
+    const steps: [string, () => Promise<unknown>, 'legal' | 'cosmetic' | 'none'][] = [];
+    let embeddingId = '';
+    let assetId = '';
+    let themeId = '';
+    steps.push(
+      ['domain setting', () => ok('PUT', '', { consentCookieLifetime: 180 }), 'cosmetic'],
+      ['the same domain setting again', () => ok('PUT', '', { consentCookieLifetime: 180 }), 'none'],
+      ['create embedding', async () => (embeddingId = (await ok('POST', '/embedding', embeddingPayload())).id), 'legal'],
+      ['create an inactive embedding', () => ok('POST', '/embedding', embeddingPayload({ name: 'Hidden', active: false })), 'none'],
+      ['embedding purpose', () => ok('PUT', `/embedding/${embeddingId}`, { purpose: 'cdcbd7c' }), 'legal'],
+      ['embedding description', () => ok('PUT', `/embedding/${embeddingId}`, { description: 'Videos' }), 'cosmetic'],
+      ['create asset', async () => (assetId = (await ok('POST', `/embedding/${embeddingId}/asset`, { name: '_yt' })).id), 'legal'],
+      ['update asset', () => ok('PUT', `/embedding/${embeddingId}/asset/${assetId}`, { lifetime: '2 years' }), 'legal'],
+      ['delete asset', () => ok('DELETE', `/embedding/${embeddingId}/asset/${assetId}`), 'legal'],
+      ['create placeholder', () => ok('POST', '/placeholder', { name: 'Firma_Name', value: 'ACME' }), 'cosmetic'],
+      ['update placeholder', () => ok('PUT', '/placeholder/Firma_Name', { value: 'ACME GmbH' }), 'cosmetic'],
+      ['replace placeholders', () => ok('PUT', '/placeholder', [{ name: 'Firma_Name', value: 'ACME AG' }, { name: 'Ort', value: 'Köln' }]), 'cosmetic'],
+      ['delete placeholder', () => ok('DELETE', '/placeholder/Ort'), 'cosmetic'],
+      ['create theme', async () => (themeId = (await ok('POST', '/theme', themePayload())).id), 'cosmetic'],
+      ['theme colour', () => ok('PUT', `/theme/${themeId}`, { primaryButtonBackgroundColor: '#222222' } as never), 'cosmetic'],
+      ['locale text', () => ok('PUT', '/locale/en_US', { widgetTitle: 'Cookies?' } as never), 'cosmetic'],
+      ['delete theme', () => ok('DELETE', `/theme/${themeId}`), 'cosmetic'],
+      ['delete embedding', () => ok('DELETE', `/embedding/${embeddingId}`), 'legal'],
+    );
+    for (const [what, write, expected] of steps) {
+      const before = await count();
+      await write();
+      const after = await revisions();
+      expect(after.length - before, what).toBe(expected === 'none' ? 0 : 1);
+      if (expected !== 'none') expect(after[0]!.legal, what).toBe(expected === 'legal');
+      expect(after[0]!.hash, what).toBe(await bannerRevision());
+    }
+    const numbers = (await revisions()).map((revision) => revision.number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  it('names the API key whose write made a revision (its id and name, never the key)', async () => {
+    const key = await createApiKey(service, client.id, 'agency deploy bot');
+    const answer = await service.as(key.key).rest('POST', `${domain.base}/placeholder`, { name: 'Firma_Name', value: 'ACME' });
+    expect(answer.status, answer.text).toBe(201);
+    const revision = await newest();
+    expect(revision.key).toEqual({ id: key.id, name: 'agency deploy bot' });
+    expect(JSON.stringify(revision)).not.toContain(key.key);
+  });
+
+  it('reads a revision with its configuration, and 404s for revisions that do not exist', async () => {
+    await ok('POST', '/embedding', embeddingPayload());
+    const detail = await ok('GET', '/revision/2');
+    expect(detail.number).toBe(2);
+    expect(detail.configuration.embeddings.map((embedding: { name: string }) => embedding.name)).toEqual(['YouTube']);
+    expect(detail.configuration.domain.id).toBe(domain.domainId);
+    for (const missing of ['3', '0', 'abc', '99999999999']) {
+      expect((await service.rest('GET', `${domain.base}/revision/${missing}`)).status, missing).toBe(404);
+    }
+  });
+
+  it('pages newest first with a cursor', async () => {
+    for (let i = 0; i < 6; i++) await ok('POST', '/placeholder', { name: `P${i}`, value: String(i) });
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await ok('GET', `/revision?limit=3${cursor ? `&before=${cursor}` : ''}`);
+      seen.push(...page.revisions.map((revision: RevisionAnswer) => revision.number));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'before=0', 'colour=blue']) {
+      const answer = await service.rest('GET', `${domain.base}/revision?${query}`);
+      expect(answer.status, query).toBe(400);
+    }
+  });
+
+  it('compares two revisions: a JSON Patch and a summary per change', async () => {
+    const embedding = await ok('POST', '/embedding', embeddingPayload({ purpose: '6cd2721' })); // 2
+    const theme = await ok('POST', '/theme', themePayload({ name: 'Default', primaryButtonBackgroundColor: '#0a0a0a' })); // 3
+    await ok('PUT', `/embedding/${embedding.id}`, { purpose: 'cdcbd7c' }); // 4
+    await ok('PUT', `/theme/${theme.id}`, { primaryButtonBackgroundColor: '#222222' }); // 5
+    const diff = await ok('GET', '/revision/5/diff?against=3');
+    expect(diff).toMatchObject({ from: 3, to: 5 });
+    const summaries: string[] = diff.changes.map((change: { summary: string }) => change.summary);
+    expect(summaries.some((summary) => /YouTube/.test(summary) && /social_media → marketing/.test(summary)), summaries.join('\n')).toBe(true);
+    expect(summaries.some((summary) => /Default/.test(summary) && /#0a0a0a → #222222/.test(summary)), summaries.join('\n')).toBe(true);
+    expect(diff.patch).toContainEqual({ op: 'replace', path: '/embeddings/0/purpose', value: 'cdcbd7c' });
+    // Against the one before by default; the same pair either way round.
+    expect((await ok('GET', '/revision/5/diff')).from).toBe(4);
+    expect(await ok('GET', '/revision/3/diff?against=5')).toEqual(diff);
+    expect((await service.rest('GET', `${domain.base}/revision/1/diff`)).status).toBe(400);
+    expect((await service.rest('GET', `${domain.base}/revision/5/diff?against=9`)).status).toBe(404);
+  });
+
+  it('restores a revision as a new one equal to it, bringing back deleted embeddings and cookies with their ids', async () => {
+    const youtube = await ok('POST', '/embedding', embeddingPayload()); // 2
+    await ok('POST', '/placeholder', { name: 'Firma_Name', value: 'ACME' }); // 3
+    const theme = await ok('POST', '/theme', themePayload({ name: 'Default', default: true })); // 4
+    await ok('PUT', '/locale/de_DE', { widgetTitle: 'Dürfen wir?' } as never); // 5
+    const wanted = await newest();
+    expect(wanted.number).toBe(5);
+    // Then everything changes.
+    await ok('DELETE', `/embedding/${youtube.id}`);
+    const matomo = await ok('POST', '/embedding', embeddingPayload({ name: 'Matomo', purpose: 'a717ff5' }));
+    await ok('PUT', '/placeholder', [{ name: 'Ort', value: 'Köln' }]);
+    await ok('PUT', `/theme/${theme.id}`, { primaryButtonBackgroundColor: '#ff0000' } as never);
+    await ok('POST', '/theme', themePayload({ name: 'Other' }));
+    await ok('PUT', '/locale/de_DE', { widgetTitle: 'Cookies' } as never);
+    await ok('PUT', '', { consentCookieLifetime: 30, locales: ['de_DE'] });
+    const before = await count();
+
+    const restored = await ok('POST', '/revision/5/restore');
+    expect(restored).toMatchObject({ number: before + 1, hash: wanted.hash, restoredFrom: 5 });
+    expect(await bannerRevision()).toBe(wanted.hash);
+    const embeddings = await ok('GET', '/embedding');
+    const byName = new Map(embeddings.map((embedding: { name: string }) => [embedding.name, embedding]));
+    expect(byName.get('YouTube')).toMatchObject({ id: youtube.id, active: true, assets: youtube.assets });
+    // What the revision did not publish is kept, switched off, not deleted.
+    expect(byName.get('Matomo')).toMatchObject({ id: matomo.id, active: false });
+    // History is never rewritten: the revisions in between are still there.
+    expect(await count()).toBe(before + 1);
+    // Restoring what is already current changes nothing.
+    const again = await ok('POST', '/revision/5/restore');
+    expect(again.number).toBe(before + 1);
+    expect(await count()).toBe(before + 1);
+    expect((await service.rest('POST', `${domain.base}/revision/99/restore`)).status).toBe(404);
+  });
+
+  it('loses nothing when writers and a restore run at once: every committed configuration is a revision, numbered without gaps', async () => {
+    await ok('POST', '/placeholder', { name: 'Base', value: 'x' }); // 2
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      i % 3 === 0
+        ? service.rest('POST', `${domain.base}/embedding`, embeddingPayload({ name: `Service ${i}` }))
+        : service.rest('POST', `${domain.base}/placeholder`, { name: `Name_${i}`, value: String(i) }),
+    );
+    const restore = service.rest('POST', `${domain.base}/revision/2/restore`);
+    const answers = await Promise.all([...writes, restore]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+    const all = await revisions();
+    // Every write changed the configuration, and so did the restore (unless it ran first, when nothing differed).
+    expect(all.length === 2 + 12 + 1 || all.length === 2 + 12).toBe(true);
+    expect(all.map((revision) => revision.number)).toEqual(Array.from({ length: all.length }, (_, i) => all.length - i));
+    expect(all[0]!.hash).toBe(await bannerRevision());
+    // No two neighbours are the same configuration.
+    for (let i = 1; i < all.length; i++) expect(all[i]!.hash).not.toBe(all[i - 1]!.hash);
+  });
+
+  it('stores a long history compactly: unchanged parts are shared between revisions', async () => {
+    for (let i = 0; i < 20; i++) {
+      await ok('POST', '/embedding', embeddingPayload({ name: `Service ${i}`, description: 'x'.repeat(500) }));
+    }
+    const grown = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    for (let i = 0; i < 40; i++) await ok('PUT', '/placeholder', [{ name: 'Counter', value: String(i) }]);
+    const after = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    const snapshotBytes = JSON.stringify((await ok('GET', `/revision/${after.revisions}`)).configuration).length;
+    const perRevision = (after.bytes - grown.bytes) / (after.revisions - grown.revisions);
+    expect(after.revisions - grown.revisions).toBe(40);
+    // A revision that changed one placeholder costs its manifest and that part, not a copy of the configuration.
+    expect(perRevision).toBeLessThan(snapshotBytes / 10);
+  });
+
+  it('answers 404 to a key of another client, for every revision route', async () => {
+    await ok('POST', '/placeholder', { name: 'Firma_Name', value: 'ACME' });
+    const other = (await service.rest('POST', API, { username: `other-${Date.now()}`, emailAddress: 'o@example.org', password: 'other-password', active: true })).body;
+    const key = await createApiKey(service, other.id, 'other');
+    const stranger = service.as(key.key);
+    for (const [method, path] of [
+      ['GET', '/revision'],
+      ['GET', '/revision/1'],
+      ['GET', '/revision/2/diff'],
+      ['POST', '/revision/1/restore'],
+    ] as const) {
+      expect((await stranger.rest(method, `${domain.base}${path}`)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await service.rest('GET', `${API}/${domain.clientId}/domain/${unknownId()}/revision`)).status).toBe(404);
+  });
+
+  it('offers the same over GraphQL', async () => {
+    const embedding = await ok('POST', '/embedding', embeddingPayload());
+    await ok('PUT', `/embedding/${embedding.id}`, { purpose: 'a717ff5' });
+    const read = await service.graphql(
+      `query ($clientId: ID!, $domainId: ID!) { domain(clientId: $clientId, id: $domainId) {
+         revisions(limit: 2) { nextCursor revisions { number legal key { name } } }
+         revision(number: 2) { revision { number hash } configuration }
+         revisionDiff(number: 3) { from to patch changes { path summary } }
+       } }`,
+      { clientId: domain.clientId, domainId: domain.domainId },
+    );
+    expect(read.errors).toBeUndefined();
+    const found = read.data.domain;
+    expect(found.revisions).toEqual({
+      nextCursor: '2',
+      revisions: [
+        { number: 3, legal: true, key: { name: ADMIN_SETTINGS_KEY_NAME } },
+        { number: 2, legal: true, key: { name: ADMIN_SETTINGS_KEY_NAME } },
+      ],
+    });
+    expect(found.revision.configuration.embeddings[0].id).toBe(embedding.id);
+    expect(found.revisionDiff.changes.map((change: { summary: string }) => change.summary).join('\n')).toMatch(/social_media → analytics/);
+    const restored = await service.graphql(
+      `mutation ($clientId: ID!, $domainId: ID!) { restoreRevision(clientId: $clientId, domainId: $domainId, number: 2) { number restoredFrom hash } }`,
+      { clientId: domain.clientId, domainId: domain.domainId },
+    );
+    expect(restored.errors).toBeUndefined();
+    expect(restored.data.restoreRevision).toMatchObject({ number: 4, restoredFrom: 2, hash: found.revision.revision.hash });
+  });
+});
