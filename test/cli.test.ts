@@ -123,7 +123,7 @@ describe('client create and key create', () => {
       expect(stored).toHaveLength(1);
       expect(stored[0]!.hash).not.toContain(key);
       const keys = createKeyRing({ orm: database.orm, adminApiKey: undefined });
-      expect(await keys.authenticate(key)).toEqual({ kind: 'client', clientId, keyId: stored[0]!.id });
+      expect(await keys.authenticate(key)).toEqual({ kind: 'client', clientId, keyId: stored[0]!.id, keyName: 'deploy' });
       expect(await keys.authenticate(`${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
     } finally {
       await database.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,9 +38,11 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'crash-'));
   const fresh = await freshTestDatabase();
   dropDatabase = fresh.drop;
+  // Every consent record of the test comes from one address.
+  const limits = { CONSENT_RATE_LIMIT_PER_MINUTE: '100000' };
   env = fresh.databaseUrl
-    ? { DATABASE_URL: fresh.databaseUrl, ADMIN_API_KEY: ADMIN }
-    : { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN };
+    ? { DATABASE_URL: fresh.databaseUrl, ADMIN_API_KEY: ADMIN, ...limits }
+    : { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN, ...limits };
   await startService();
 }, 60_000);
 afterAll(async () => {
@@ -75,6 +78,52 @@ describe('a process killed mid-write', () => {
       if ([...labels][0] === label) expect((await api('PUT', path, list('old'))).status).toBe(201);
     }
     console.log(`bulk replace killed after ${outcomes.join('; ')}`);
+  }, 120_000);
+
+  it('keeps every consent record it acknowledged, when killed while more are arriving', async () => {
+    const client = await api('POST', '/client', { username: 'crash-consent', emailAddress: 'crash@example.org', password: 'crash-password' });
+    const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'consent.example' });
+    const base = `/client/${client.body.id}/domain/${domain.body.id}`;
+    const revision = (await api('GET', `${base}/revision?limit=1`)).body.revisions[0].hash as string;
+    const acknowledged: string[] = [];
+    const refused: string[] = [];
+    const send = async () => {
+      const consentId = randomUUID();
+      // As the banner sends it: no key, a text/plain body.
+      const answer = await fetch(`${service!.base}/consent`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ domain: domain.body.id, consentId, choice: 'all', categories: ['necessary'], services: [], revision, locale: 'de_DE', url: 'https://consent.example/' }),
+      }).catch(() => undefined);
+      if (answer?.status === 201) acknowledged.push(consentId);
+      else if (answer) refused.push(`${answer.status} ${(await answer.text()).slice(0, 200)}`);
+    };
+    // 400 records in flight, 8 at a time; the process dies once 150 are acknowledged.
+    let sent = 0;
+    const senders = Array.from({ length: 8 }, async () => {
+      while (sent < 400 && acknowledged.length < 150) {
+        sent++;
+        await send();
+      }
+    });
+    while (acknowledged.length < 150) {
+      expect(refused).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await killService();
+    await Promise.all(senders);
+    const kept = [...acknowledged];
+    await startService();
+    const stored = new Set<string>();
+    let after: string | null = null;
+    do {
+      const page = await api('GET', `${base}/consent?limit=1000${after ? `&after=${after}` : ''}`);
+      expect(page.status).toBe(200);
+      for (const record of page.body.records as { consentId: string }[]) stored.add(record.consentId);
+      after = page.body.nextCursor;
+    } while (after);
+    expect(kept.filter((consentId) => !stored.has(consentId))).toEqual([]);
+    console.log(`consent records: ${kept.length} acknowledged before the kill, ${stored.size} stored after the restart`);
   }, 120_000);
 
   it('leaves a preset import wholly applied or not at all', async () => {

@@ -55,11 +55,14 @@ export async function revisionByHash(ctx: RequestContext, domainId: string, hash
   return revision ?? null;
 }
 
-/** What changed between two revisions (`against` defaults to the one before `number`), older to newer. */
+/** What changed between two revisions (`against` defaults to the newest one before `number`), older to newer. */
 export async function diffRevisions(ctx: RequestContext, scope: DomainScope, number: number, against?: number): Promise<RevisionDiff> {
   const domain = await reachDomain(ctx, scope);
-  const other = against ?? number - 1;
-  if (other < 1) throw invalid('revision 1 has none before it', [{ path: '/against', message: 'name the revision to compare with' }]);
+  // By default the one before it that is still kept (retention may have removed some in between).
+  const other = against ?? (await revisionsOf(ctx.em, domain.id, { before: number, limit: 1 }))[0]?.number;
+  if (other === undefined) {
+    throw invalid(`revision ${number} has none before it`, [{ path: '/against', message: 'name the revision to compare with' }]);
+  }
   const [older, newer] = [Math.min(number, other), Math.max(number, other)];
   const found = await readRevisions(ctx.em, domain.id, { numbers: [older, newer] });
   const from = found.find((revision) => revision.number === older);

@@ -171,3 +171,36 @@ describe('the visitor address a record keeps', () => {
     );
   });
 });
+
+describe('the rate limit of the consent intake', () => {
+  const { service, domain } = useServiceWithDomain({ service: { consentsPerMinutePerAddress: 3 } });
+
+  it('answers 429 with Retry-After past the records a minute one address may send, and stores nothing more', async () => {
+    const post = () =>
+      fetch(`${service.baseUrl}/consent`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({
+          domain: domain.domainId,
+          consentId: randomUUID(),
+          choice: 'all',
+          categories: ['necessary'],
+          services: [],
+          revision: 'b'.repeat(64),
+          locale: 'de_DE',
+          url: 'https://www.example.org/',
+        }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post()).status);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const refused = await post();
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    const [{ count }] = await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ count: string }[]>(`select count(*) as "count" from "consent_record" where "domain_id" = ?`, [domain.domainId]);
+    expect(Number(count)).toBe(3);
+  });
+});

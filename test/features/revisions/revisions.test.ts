@@ -3,6 +3,7 @@ import { ADMIN_SETTINGS_KEY_NAME } from '../../../src/features/api-keys/key-ring
 import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
 import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
 import { revisionStorageOf } from '../../../src/features/revisions/revision-store.ts';
+import { pruneRevisions } from '../../../src/features/revisions/revision-retention.ts';
 import { API, createApiKey, embeddingPayload, themePayload, unknownId } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
@@ -196,6 +197,39 @@ describe('configuration revisions', () => {
     expect(after.revisions - grown.revisions).toBe(40);
     // A revision that changed one placeholder costs its manifest and that part, not a copy of the configuration.
     expect(perRevision).toBeLessThan(snapshotBytes / 10);
+  });
+
+  it('forgets, past the retention, the revisions that neither a kept consent record nor the current configuration needs', async () => {
+    await ok('POST', '/placeholder', { name: 'Firma_Name', value: 'v2' }); // 2
+    await ok('PUT', '/placeholder/Firma_Name', { value: 'v3' }); // 3
+    await ok('PUT', '/placeholder/Firma_Name', { value: 'v4' }); // 4
+    await ok('PUT', '/placeholder/Firma_Name', { value: 'v5' }); // 5
+    // A visitor was shown revision 2 (the record is recent) …
+    const consentId = crypto.randomUUID();
+    const shown = (await ok('GET', '/revision/2')).hash;
+    const recorded = await fetch(`${service.baseUrl}/consent`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ domain: domain.domainId, consentId, choice: 'necessary', categories: ['necessary'], services: [], revision: shown, locale: 'de_DE', url: 'https://www.example.org/' }),
+    });
+    expect(recorded.status).toBe(201);
+    // … and revisions 1–4 were made 500 days ago.
+    await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update "configuration_revision" set "created_at" = now() - interval '500 days' where "domain_id" = ? and "number" < 5`, [domain.domainId]);
+    const before = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+
+    const pruned = await pruneRevisions(service.database.orm, { retentionDays: 395 });
+    expect(pruned.revisions).toBeGreaterThanOrEqual(3);
+    expect((await revisions()).map((revision) => revision.number)).toEqual([5, 2]);
+    const after = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    // The placeholder parts of revisions 1, 3 and 4 went with them.
+    expect(before.parts - after.parts).toBe(3);
+    expect((await ok('GET', '/revision/2')).configuration.placeholders).toEqual([{ name: 'Firma_Name', value: 'v2' }]);
+    expect((await ok('GET', `/consent/${consentId}/evidence`)).revision).toMatchObject({ number: 2, configurationVerified: true });
+    // The history reads on across the gap.
+    expect((await ok('GET', '/revision/5/diff')).from).toBe(2);
   });
 
   it('answers 404 to a key of another client, for every revision route', async () => {
