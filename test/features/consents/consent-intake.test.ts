@@ -197,10 +197,10 @@ describe('the rate limit of the consent intake', () => {
     const refused = await post();
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
-    const [{ count }] = await service.database.orm.em
+    const [row] = await service.database.orm.em
       .fork()
       .getConnection()
       .execute<{ count: string }[]>(`select count(*) as "count" from "consent_record" where "domain_id" = ?`, [domain.domainId]);
-    expect(Number(count)).toBe(3);
+    expect(Number(row?.count)).toBe(3);
   });
 });
