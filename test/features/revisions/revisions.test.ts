@@ -41,7 +41,7 @@ describe('configuration revisions', () => {
   });
 
   it('makes one revision per write of every kind that changes what is published, and none for a write that changes nothing visible', async () => {
-    const steps: [string, () => Promise<unknown>, 'legal' | 'cosmetic' | 'none'][] = [];
+    const steps: [string, () => Promise<unknown>, 'legal' | 'cosmetic' | 'either' | 'none'][] = [];
     let embeddingId = '';
     let assetId = '';
     let themeId = '';
@@ -64,13 +64,17 @@ describe('configuration revisions', () => {
       ['locale text', () => ok('PUT', '/locale/en_US', { widgetTitle: 'Cookies?' } as never), 'cosmetic'],
       ['delete theme', () => ok('DELETE', `/theme/${themeId}`), 'cosmetic'],
       ['delete embedding', () => ok('DELETE', `/embedding/${embeddingId}`), 'legal'],
+      ['import a preset', () => ok('POST', '/onboarding/presets', [{ id: 200, active: true }]), 'legal'],
+      ['embeddings from cookie names', () => ok('POST', '/onboarding/embeddingsFromCookies', [{ name: '_ga', storageType: 'cookie' }]), 'legal'],
+      ['add a locale', () => ok('POST', '/locale', { name: 'fr_FR' }), 'either'],
+      ['deactivate it through the domain', () => ok('PUT', '', { locales: ['de_DE', 'en_US'] }), 'either'],
     );
     for (const [what, write, expected] of steps) {
       const before = await count();
       await write();
       const after = await revisions();
       expect(after.length - before, what).toBe(expected === 'none' ? 0 : 1);
-      if (expected !== 'none') expect(after[0]!.legal, what).toBe(expected === 'legal');
+      if (expected === 'legal' || expected === 'cosmetic') expect(after[0]!.legal, what).toBe(expected === 'legal');
       expect(after[0]!.hash, what).toBe(await bannerRevision());
     }
     const numbers = (await revisions()).map((revision) => revision.number);
