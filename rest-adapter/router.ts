@@ -38,7 +38,13 @@ async function sendRaw(res: Response, row: RestRoute, answer: RawAnswer): Promis
     return;
   }
   // Once the first bytes are out, a failure can only cut the answer short (the CSV then lacks its last line).
-  await pipeline(Readable.from(answer.body), res);
+  try {
+    await pipeline(Readable.from(answer.body), res);
+  } catch (error) {
+    // The client went away mid-download: the stream stopped reading, and there is no one to tell.
+    if (res.destroyed && (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    throw error;
+  }
 }
 
 /** 405 with `Allow`, for a method a path does not take (OPTIONS: 204 with `Allow`). */

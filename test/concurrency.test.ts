@@ -98,17 +98,33 @@ describe('concurrent writes', () => {
 
   // A server only: the embedded database has one connection, which the held lock would occupy.
   it.skipIf(!process.env.DATABASE_URL)(
-    'an insert beneath a domain that needs no lock of its own does not wait for a writer holding the domain',
+    'every write of a domain queues behind a writer holding it (its revision must see the other), and a visitor’s consent record does not',
     async () => {
       const release = await holdDomainLock();
+      const created = service.rest('POST', `${domain.base}/theme`, themePayload({ name: 'while-locked', default: false }));
       try {
-        // A theme that is not the default takes no lock; its foreign-key check takes a key-share lock
-        // on the domain's row, which the writer's FOR NO KEY UPDATE lets through (FOR UPDATE would not).
-        const created = service.rest('POST', `${domain.base}/theme`, themePayload({ name: 'while-locked', default: false }));
-        expect(await statusWithin(created, 3_000)).toBe(201);
+        expect(await statusWithin(created, 1_000)).toBe('still waiting');
+        // Its foreign-key check takes a key-share lock on the domain's row, which FOR NO KEY UPDATE lets through.
+        const revisions = await service.rest('GET', `${domain.base}/revision?limit=1`);
+        const recorded = fetch(`${service.baseUrl}/consent`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: JSON.stringify({
+            domain: domain.domainId,
+            consentId: crypto.randomUUID(),
+            choice: 'necessary',
+            categories: ['necessary'],
+            services: [],
+            revision: revisions.body.revisions[0].hash,
+            locale: 'de_DE',
+            url: 'https://www.example.org/',
+          }),
+        }).then((answer) => ({ status: answer.status }));
+        expect(await statusWithin(recorded, 3_000)).toBe(201);
       } finally {
         await release();
       }
+      expect((await created).status).toBe(201);
     },
   );
 

@@ -110,8 +110,8 @@ describe('statements per request stay the same whatever the size', () => {
     // begin, lock domain, delete, one batched insert; then its revision: the changed domains locked, the published
     // configuration read (domain, placeholders, themes, embeddings with assets, locales), parts and revision in one; commit
     ['REST bulk replace of the placeholders', 12],
-    // who owns the domain; begin, insert the embedding, one batched insert of its assets; its revision (7 as above); commit
-    ['REST create an embedding with assets', 12],
+    // who owns the domain; begin, lock it, insert the embedding, one batched insert of its assets; its revision (7 as above); commit
+    ['REST create an embedding with assets', 13],
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
     ['REST read all locales', 1], // the domain left-joined to its locales

@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { createBannerDelivery } from '../features/banner/banner-delivery.ts';
 import { createDisplayCounter } from '../features/banner/display-counter.ts';
 import { createConsentMaintenance } from '../features/consents/consent-maintenance.ts';
-import { recordRevisions } from '../features/revisions/revision-recorder.ts';
+import { lockReachedDomains, recordRevisions } from '../features/revisions/revision-recorder.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
 import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
@@ -38,7 +38,7 @@ export function buildServices(parts: ServiceParts): AppServices {
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,
-    beforeCommit: recordRevisions,
+    writeTransactions: { begun: lockReachedDomains, committing: recordRevisions },
     banner: createBannerDelivery({
       orm: parts.orm,
       services: () => services,

@@ -12,10 +12,14 @@ import { conflict, notFound, ServiceError, unavailable } from '../kernel/errors.
 declare module '../kernel/context.ts' {
   interface AppServices {
     /**
-     * Runs in every write transaction once its work is flushed, before it commits (the revisions
-     * feature keeps each changed configuration as a revision there). Not in a nested one.
+     * Joins every write transaction (not a nested one): `begun` before its work, `committing` once
+     * the work is flushed, before COMMIT (the revisions feature locks the domains the request
+     * reached, then keeps each changed configuration as a revision).
      */
-    beforeCommit: (em: EntityManager, ctx: RequestContext) => Promise<void>;
+    writeTransactions: {
+      begun(em: EntityManager, ctx: RequestContext): Promise<void>;
+      committing(em: EntityManager, ctx: RequestContext): Promise<void>;
+    };
   }
 }
 
@@ -35,7 +39,7 @@ const isRetryable = (error: unknown) =>
  * Runs `work` in one transaction on a fork of the request's EntityManager and commits it,
  * or rolls everything back (and runs it again, a few times, when the database broke it off
  * over a deadlock; past that: 503, try again). Database refusals become service errors with a kind.
- * Before the commit, the service's `beforeCommit` runs in the same transaction; a transaction
+ * The service's `writeTransactions` join it, before the work and before the commit; a transaction
  * nested in one of the request's (an operation that calls others) leaves that to the outer one.
  */
 export async function inTransaction<T>(
@@ -47,10 +51,11 @@ export async function inTransaction<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.em.transactional(async (em) => {
+        if (!nested) await ctx.services.writeTransactions.begun(em, ctx);
         const result = await work(em);
         if (!nested) {
           await em.flush();
-          await ctx.services.beforeCommit(em, ctx);
+          await ctx.services.writeTransactions.committing(em, ctx);
         }
         return result;
       });

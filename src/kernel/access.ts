@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canReachClient, type Caller, type RequestContext } from './context.ts';
+import { canReachClient, type Caller, domainsReached, type RequestContext } from './context.ts';
 import { notFound, type ServiceError } from './errors.ts';
 import { isId } from './ids.ts';
 
@@ -77,7 +77,10 @@ export function domainChecks<Domain, DomainRead>(lookups: DomainLookups<Domain, 
     /** The domain's id, once it is clear the domain exists and is the client's (one narrow query per request). */
     async reachDomain(ctx: RequestContext, scope: DomainScope): Promise<{ id: string }> {
       assertDomainScope(ctx.caller, scope);
-      if ((await lookups.ownerOfDomain(ctx, scope.domainId)) === scope.clientId) return { id: scope.domainId };
+      if ((await lookups.ownerOfDomain(ctx, scope.domainId)) === scope.clientId) {
+        domainsReached(ctx).add(scope.domainId);
+        return { id: scope.domainId };
+      }
       throw await missingDomain(ctx.em, scope);
     },
 

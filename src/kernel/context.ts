@@ -49,6 +49,12 @@ export function perRequest<T>(build: (ctx: RequestContext) => T): (ctx: RequestC
   };
 }
 
+/**
+ * The domains the request has reached for a write (`reachDomain`): a write transaction locks them
+ * before its work, so the writes of one domain queue in one order (db/transaction.ts).
+ */
+export const domainsReached = perRequest(() => new Set<string>());
+
 /** Forgets what the request has read and kept (after a write that removes much, such as a whole client). */
 export function forgetRequestReads(ctx: RequestContext): void {
   ctx.scoped.clear();

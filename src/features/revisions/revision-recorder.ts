@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Caller, perRequest, type RequestContext } from '../../kernel/context.ts';
+import { type Caller, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import { readPublishedConfigurationWith } from '../banner/published-configuration.ts';
 import { storeRevision } from './revision-store.ts';
 
@@ -11,6 +11,18 @@ export function makerOf(caller: Caller): { id: string | null; name: string } {
 
 /** Domains this request restores, with the revision each restores (read when the restore's transaction records its revision). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
+
+/**
+ * Runs first in every write transaction: locks the rows of the domains the request reached
+ * (`reachDomain`), in id order, before the work locks anything beneath them. Every write of a
+ * domain takes its lock (below, for its revision) — taken first, the locks of a domain and its
+ * objects are always taken in one order, and writers queue instead of deadlocking.
+ */
+export async function lockReachedDomains(em: EntityManager, ctx: RequestContext): Promise<void> {
+  const ids = [...domainsReached(ctx)].sort();
+  if (ids.length === 0) return;
+  await em.execute(`select "id" from "domain" where "id" = any(?::uuid[]) order by "id" for no key update`, [`{${ids.join(',')}}`]);
+}
 
 /**
  * Runs in every write transaction, after its work and before it commits (db/transaction.ts):

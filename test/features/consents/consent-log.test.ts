@@ -7,6 +7,7 @@ import { CSV_COLUMNS, EXPORT_BATCH, exportConsentCsv } from '../../../src/featur
 import { maintainConsentPartitions } from '../../../src/features/consents/consent-records.ts';
 import { createRequestContext } from '../../../src/kernel/context.ts';
 import { createApiKey, createClient, unknownId } from '../../support/fixtures.ts';
+import { ADMIN_KEY } from '../../support/service.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 import type { GraphqlAnswer, HttpAnswer } from '../../support/service.ts';
 
@@ -295,6 +296,17 @@ describe('the consent log over REST', () => {
 
     const viaRest = await service.raw({ method: 'GET', path: `${domain.base}/consent/export?from=${day(20)}&to=${day(21)}` });
     expect(viaRest.text).toBe(chunks.join(''));
+
+    // A download given up half-way stops the export; the service goes on answering.
+    const leaving = new AbortController();
+    const download = await fetch(`${service.baseUrl}${domain.base}/consent/export?from=${day(20)}&to=${day(21)}`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      signal: leaving.signal,
+    });
+    await download.body!.getReader().read();
+    leaving.abort();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await service.rest('GET', `${domain.base}/consent?from=${day(20)}&to=${day(21)}&limit=1`)).status).toBe(200);
   });
 
   it('reads the history of one consent id, newest first; 404 for one without records or no UUID', async () => {
