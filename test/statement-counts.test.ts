@@ -107,11 +107,13 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST read one asset', 1], // the same
     ['REST read one domain', 1], // the domain with its client id
     ['REST read all domains of the client', 1], // the client left-joined to its domains
-    // begin, lock domain, delete, one batched insert; then its revision: the changed domains locked, the published
-    // configuration read (domain, placeholders, themes, embeddings with assets, locales), parts and revision in one; commit
+    // begin, lock domain, delete, one batched insert; then its revision: the changed domains locked, the newest
+    // revision's manifest, what is published but the embeddings (domain, placeholders, themes, locales), parts and
+    // revision in one; commit
     ['REST bulk replace of the placeholders', 12],
-    // who owns the domain; begin, lock it, insert the embedding, one batched insert of its assets; its revision (7 as above); commit
-    ['REST create an embedding with assets', 13],
+    // who owns the domain; begin, lock it, insert the embedding, one batched insert of its assets; its revision (7 as
+    // above, and the changed embedding read again: never the domain's other embeddings); commit
+    ['REST create an embedding with assets', 14],
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
     ['REST read all locales', 1], // the domain left-joined to its locales

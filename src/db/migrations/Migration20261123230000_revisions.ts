@@ -3,6 +3,12 @@ import { Migration } from '@mikro-orm/migrations';
 // The same tables the banner's triggers watch, and how a row of each names its domain.
 import { PUBLISHED } from './Migration20261123200000_banner.ts';
 
+/** How a changed row names the embedding whose part it changes. */
+const EMBEDDINGS_OF = {
+  embedding: 'select id from changed_rows',
+  embedding_asset: 'select embedding_id from changed_rows',
+} as const;
+
 /**
  * Configuration revisions (src/features/revisions/): every committed change of a domain's
  * published configuration is kept as a revision. The triggers that announce a change (the
@@ -20,6 +26,7 @@ export class Migration20261123230000_revisions extends Migration {
 
   override up(): void | Promise<void> {
     for (const { table, domainOf } of PUBLISHED) {
+      const embeddingsOf = EMBEDDINGS_OF[table as keyof typeof EMBEDDINGS_OF];
       this.addSql(
         `create or replace function "notify_published_${table}"() returns trigger language plpgsql as $$ ` +
           `declare ids text; begin ` +
@@ -27,6 +34,10 @@ export class Migration20261123230000_revisions extends Migration {
           `if ids is not null then ` +
           `perform pg_notify('published_configuration', id) from unnest(string_to_array(ids, ',')) as id; ` +
           `perform set_config('app.changed_domains', concat_ws(',', nullif(current_setting('app.changed_domains', true), ''), ids), true); ` +
+          (embeddingsOf
+            ? `select string_agg(distinct e::text, ',') into ids from (${embeddingsOf}) as changed(e); ` +
+              `perform set_config('app.changed_embeddings', concat_ws(',', nullif(current_setting('app.changed_embeddings', true), ''), ids), true); `
+            : '') +
           `end if; return null; end $$;`,
       );
     }

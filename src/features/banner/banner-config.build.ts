@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Embedding } from '../embeddings/embedding.contract.ts';
 import type { Locale } from '../locales/locale.contract.ts';
 import { THEME_COLORS, type Theme } from '../themes/theme.contract.ts';
@@ -12,6 +11,7 @@ import {
   type PurposeId,
   type StoredName,
 } from './banner-config.ts';
+import { contentHashOf, legalHashOf, manifestOf } from './configuration-manifest.ts';
 import type { PublishedConfiguration } from './published-configuration.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import { type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } from './texts.ts';
@@ -19,33 +19,8 @@ import { type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } f
 /** Where the visitor's choice is kept (cookie or web storage key). */
 export const CONSENT_NAME = 'ccm_consent';
 
-const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-/**
- * The hash of everything a domain publishes: what a consent record names as the revision it was
- * shown, what a configuration revision is kept under, what the banner's cache follows.
- */
-export const contentRevisionOf = (published: PublishedConfiguration): string => sha256(published);
-
-/**
- * What a consent was given to: the services, their purposes and vendors, what they store and
- * where their privacy policies are, and the site's own privacy-policy address. Wording and
- * colours are not in it, so changing them never asks a visitor again.
- */
-export function legalRevisionOf(published: PublishedConfiguration): string {
-  return sha256({
-    embeddings: published.embeddings.map((embedding) => ({
-      id: embedding.id,
-      name: embedding.name,
-      purpose: embedding.purpose,
-      vendor: embedding.vendor,
-      privacyPolicyUrl: embedding.privacyPolicyUrl,
-      tcfVendor: embedding.tcfVendor,
-      assets: embedding.assets.map(({ name, dynamic, storageType, lifetime }) => ({ name, dynamic, storageType, lifetime })),
-    })),
-    privacyPolicies: published.locales.map((locale) => [locale.name, locale.privacyPolicyUrl]),
-  });
-}
+export { contentRevisionOf, legalRevisionOf } from './configuration-manifest.ts';
 
 /** The banner for one domain; `fixedLocale`: the locale the snippet named (`lang`), if the domain has it active. */
 export function buildBannerConfig(
@@ -55,13 +30,14 @@ export function buildBannerConfig(
 ): BannerConfig {
   const { domain, theme } = published;
   const fill = placeholderFiller(new Map(published.placeholders.map((placeholder) => [placeholder.name, placeholder.value])));
-  const legalRevision = legalRevisionOf(published);
+  const { manifest } = manifestOf(published);
+  const legalRevision = legalHashOf(manifest, published.locales);
   const buttons = new Set(theme?.widgetButtons ?? ['accept', 'decline', 'cpanel']);
   const categories = categoriesOf(published, fill);
   return {
     domainId: domain.id,
     legalRevision,
-    contentRevision: contentRevisionOf(published),
+    contentRevision: contentHashOf(manifest),
     consentRecordUrl,
     // cookieconsent asks again when its stored revision differs; 0 switches that off.
     revision: domain.consentResetOnLegalChange ? Number.parseInt(legalRevision.slice(0, 7), 16) + 1 : 0,

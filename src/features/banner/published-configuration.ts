@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { AppServices } from '../../kernel/context.ts';
+import type { AppServices, RequestContext } from '../../kernel/context.ts';
 import type { Domain } from '../domains/domain.contract.ts';
 import { domainLoader } from '../domains/domain.reads.ts';
 import { toDomain } from '../domains/domain.view.ts';
@@ -46,23 +46,50 @@ export async function readPublishedConfigurationWith(
   services: AppServices,
   domainId: string,
 ): Promise<PublishedConfiguration | null> {
-  // Not an operation of any caller: the loaders read what the public banner shows, and nothing more.
-  const ctx = { em, caller: { kind: 'admin' as const }, requestId: 'published-configuration', services, scoped: new Map() };
-  const [domain, embeddings, placeholders, themes, locales] = await Promise.all([
+  const ctx = readContext(em, services);
+  const [rest, embeddings] = await Promise.all([readPublishedRest(ctx, domainId), embeddingsOfDomainLoader(ctx).load(domainId)]);
+  if (!rest || !embeddings) return null;
+  const { clientId, domain, placeholders, theme, locales } = rest;
+  return {
+    clientId,
+    domain,
+    embeddings: embeddings.items.filter((row) => row.active).map((row) => toEmbedding(row, row.assets)),
+    placeholders,
+    theme,
+    locales,
+  };
+}
+
+/** Not an operation of any caller: the loaders read what the public banner shows, and nothing more. */
+export const readContext = (em: EntityManager, services: AppServices): RequestContext => ({
+  em,
+  caller: { kind: 'admin' },
+  requestId: 'published-configuration',
+  services,
+  scoped: new Map(),
+});
+
+/**
+ * Everything published but the embeddings (four statements, sent together): what a revision
+ * reads again after every write, the embeddings only where they changed.
+ */
+export async function readPublishedRest(
+  ctx: RequestContext,
+  domainId: string,
+): Promise<Omit<PublishedConfiguration, 'embeddings'> | null> {
+  const [domain, placeholders, themes, locales] = await Promise.all([
     domainLoader(ctx).load(domainId),
-    embeddingsOfDomainLoader(ctx).load(domainId),
     placeholdersOfDomainLoader(ctx).load(domainId),
     themesOfDomainLoader(ctx).load(domainId),
     localesOfDomainLoader(ctx).load(domainId),
   ]);
-  if (!domain || !embeddings || !placeholders || !themes || !locales) return null;
+  if (!domain || !placeholders || !themes || !locales) return null;
   const theme = themes.items.find((row) => row.isDefault) ?? themes.items[0];
   const settings = toDomain(domain);
   const byName = new Map(locales.items.filter((row) => row.active).map((row) => [row.name, row]));
   return {
     clientId: domain.clientId,
     domain: settings,
-    embeddings: embeddings.items.filter((row) => row.active).map((row) => toEmbedding(row, row.assets)),
     placeholders: placeholders.items.map(toPlaceholder),
     theme: theme ? toTheme(theme) : null,
     locales: settings.locales.flatMap((name) => {

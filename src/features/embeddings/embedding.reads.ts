@@ -1,6 +1,6 @@
 import { type EntityManager, sql } from '@mikro-orm/postgresql';
 import type { DomainScope } from '../../kernel/access.ts';
-import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
+import { anyOf, fieldsOf, jsonArrayOf, preparedRead, uuidList } from '../../db/read-model.ts';
 import { itemsOfDomainsLoader } from '../domains/domain.reads.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity, type EmbeddingRecord } from './embedding.entity.ts';
 
@@ -37,4 +37,13 @@ export async function embeddingRecord(
 ): Promise<EmbeddingWithAssets | undefined> {
   const [row] = await embeddingById(em, { clientId: scope.clientId, domainId: scope.domainId, embeddingId: scope.embeddingId });
   return row;
+}
+
+const embeddingsByIds = preparedRead<{ domainId: string; ids: string }, EmbeddingWithAssets>((em, { domainId, ids }) =>
+  embeddingsWithAssets(em).where({ 'e.domain': domainId, 'e.id': anyOf(ids) }),
+);
+
+/** The embeddings of `ids` that belong to the domain, with their assets, in one statement (the others: absent). */
+export function embeddingsOfIds(em: EntityManager, domainId: string, ids: readonly string[]): Promise<EmbeddingWithAssets[]> {
+  return embeddingsByIds(em, { domainId, ids: uuidList(em, ids) });
 }

@@ -1,7 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Caller, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
-import { readPublishedConfigurationWith } from '../banner/published-configuration.ts';
-import { storeRevision } from './revision-store.ts';
+import {
+  contentHashOf,
+  embeddingEntryOf,
+  legalHashOf,
+  type Manifest,
+  manifestOf,
+  type Part,
+  partOf,
+} from '../banner/configuration-manifest.ts';
+import { readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
+import { embeddingsOfIds } from '../embeddings/embedding.reads.ts';
+import { toEmbedding } from '../embeddings/embedding.view.ts';
+import { hashesOf, newestManifest, storeRevision } from './revision-store.ts';
 
 /** What a revision names as its maker: the key's id and name, never the key. */
 export function makerOf(caller: Caller): { id: string | null; name: string } {
@@ -35,14 +46,65 @@ export async function lockReachedDomains(em: EntityManager, ctx: RequestContext)
  * its revision holds both writes and no committed state goes without one.
  */
 export async function recordRevisions(em: EntityManager, ctx: RequestContext): Promise<void> {
-  const changed = await em.execute<{ id: string }[]>(
-    `select "id" from "domain"
+  const changed = await em.execute<{ id: string; embeddings: string | null }[]>(
+    `select "id", current_setting('app.changed_embeddings', true) as "embeddings" from "domain"
      where "id" = any(string_to_array(nullif(current_setting('app.changed_domains', true), ''), ',')::uuid[])
      order by "id" for no key update`,
   );
+  const changedEmbeddings = (changed[0]?.embeddings ?? '').split(',').filter((id) => id !== '');
   for (const { id } of changed) {
-    const published = await readPublishedConfigurationWith(em, ctx.services, id);
-    if (!published) continue;
-    await storeRevision(em, id, published, { key: makerOf(ctx.caller), restoredFrom: restoresOfRequest(ctx).get(id) ?? null });
+    const revision = await nextRevision(em, ctx, id, changedEmbeddings);
+    if (revision) await storeRevision(em, id, revision, { key: makerOf(ctx.caller), restoredFrom: restoresOfRequest(ctx).get(id) ?? null });
   }
+}
+
+/**
+ * The domain's configuration as it now reads, as a manifest and the parts the newest revision
+ * lacks. From the newest revision's manifest, only the embeddings the transaction changed are
+ * read again (with the settings, placeholders, theme and locales, which are few); without a
+ * revision yet, everything is read.
+ */
+async function nextRevision(em: EntityManager, ctx: RequestContext, domainId: string, changedEmbeddings: string[]) {
+  const previous = await newestManifest(em, domainId);
+  if (!previous) {
+    const published = await readPublishedConfigurationWith(em, ctx.services, domainId);
+    if (!published) return null;
+    const { manifest, parts } = manifestOf(published);
+    return { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales) };
+  }
+  const [rest, reread] = await Promise.all([
+    readPublishedRest(readContext(em, ctx.services), domainId),
+    changedEmbeddings.length > 0 ? embeddingsOfIds(em, domainId, changedEmbeddings) : [],
+  ]);
+  if (!rest) return null;
+  const parts: Part[] = [];
+  const put = (value: unknown) => {
+    const part = partOf(value);
+    parts.push(part);
+    return part.hash;
+  };
+  const embeddings = new Map(previous.embeddings.map((entry) => [entry[0], entry]));
+  for (const id of changedEmbeddings) embeddings.delete(id);
+  for (const row of reread) {
+    if (!row.active) continue;
+    const [entry, part] = embeddingEntryOf(toEmbedding(row, row.assets));
+    embeddings.set(entry[0], entry);
+    parts.push(part);
+  }
+  const manifest: Manifest = {
+    clientId: rest.clientId,
+    domain: put(rest.domain),
+    // In the configuration's order: by id.
+    embeddings: [...embeddings.values()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    placeholders: put(rest.placeholders),
+    theme: rest.theme === null ? null : put(rest.theme),
+    locales: rest.locales.map(put),
+  };
+  const known = new Set(hashesOf(previous));
+  return {
+    manifest,
+    parts: parts.filter((part) => !known.has(part.hash)),
+    hash: contentHashOf(manifest),
+    legalHash: legalHashOf(manifest, rest.locales),
+  };
 }

@@ -27,7 +27,7 @@ export async function pruneRevisions(
        where p."domain_id" = ? and p."hash" not in (
          select h from "configuration_revision" r, lateral (
            select r."manifest" ->> 'domain' union all select r."manifest" ->> 'placeholders' union all select r."manifest" ->> 'theme'
-           union all select json_array_elements_text(r."manifest" -> 'embeddings')
+           union all select json_array_elements(r."manifest" -> 'embeddings') ->> 1
            union all select json_array_elements_text(r."manifest" -> 'locales')
          ) as kept(h)
          where r."domain_id" = ? and h is not null)`,

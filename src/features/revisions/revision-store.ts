@@ -1,31 +1,21 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { contentRevisionOf, legalRevisionOf } from '../banner/banner-config.build.ts';
+import type { Manifest, Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 
 /**
  * How revisions are stored (Migration20261123230000_revisions): a revision is a manifest of part
- * hashes; each part — the domain's settings, one embedding with its assets, the placeholders, the
- * theme, one locale — is stored once per domain and content. A write that changes one embedding
- * adds that embedding's part and a manifest of a few hundred bytes, however large the rest is.
+ * hashes (banner/configuration-manifest.ts); each part — the domain's settings, one embedding with
+ * its assets, the placeholders, the theme, one locale — is stored once per domain and content. A
+ * write that changes one embedding adds that embedding's part and a manifest, however large the
+ * rest is.
  */
-
-/** Which parts a revision is made of, by hash, in the order the configuration lists them. */
-type Manifest = {
-  clientId: string;
-  domain: string;
-  embeddings: string[];
-  placeholders: string;
-  theme: string | null;
-  locales: string[];
-};
 
 /** A revision without its configuration. */
 export type RevisionMeta = {
   number: number;
   /** The content hash (`contentRevision` of the banner; what consent records name). */
   hash: string;
-  /** The hash of what is legally relevant (legalRevisionOf). */
+  /** The hash of what is legally relevant. */
   legalHash: string;
   /** Whether it changed what is legally relevant (the first revision does). */
   legal: boolean;
@@ -36,31 +26,10 @@ export type RevisionMeta = {
   restoredFrom: number | null;
 };
 
-const partHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
-
-/** The configuration cut into parts (JSON text, kept as written so it reassembles byte for byte). */
-function partsOf(published: PublishedConfiguration): { manifest: Manifest; parts: Map<string, string> } {
-  const parts = new Map<string, string>();
-  const put = (value: unknown) => {
-    const text = JSON.stringify(value);
-    const hash = partHash(text);
-    parts.set(hash, text);
-    return hash;
-  };
-  const manifest: Manifest = {
-    clientId: published.clientId,
-    domain: put(published.domain),
-    embeddings: published.embeddings.map(put),
-    placeholders: put(published.placeholders),
-    theme: published.theme === null ? null : put(published.theme),
-    locales: published.locales.map(put),
-  };
-  return { manifest, parts };
-}
-
-const hashesOf = (manifest: Manifest) => [
+/** Every part hash a manifest names. */
+export const hashesOf = (manifest: Manifest): string[] => [
   manifest.domain,
-  ...manifest.embeddings,
+  ...manifest.embeddings.map(([, part]) => part),
   manifest.placeholders,
   ...(manifest.theme === null ? [] : [manifest.theme]),
   ...manifest.locales,
@@ -93,21 +62,28 @@ const metaOf = (row: RevisionRow): RevisionMeta => ({
   restoredFrom: row.restoredFrom,
 });
 
+/** The domain's newest revision's manifest, or null if it has none yet. */
+export async function newestManifest(em: EntityManager, domainId: string): Promise<Manifest | null> {
+  const [row] = await em.execute<{ manifest: Manifest | string }[]>(
+    `select "manifest" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1`,
+    [domainId],
+  );
+  return row ? manifestOf(row) : null;
+}
+
 /**
- * Keeps `published` as the domain's newest revision, unless it is the newest already (identical
- * content is one revision), in one statement: the parts it lacks, then the revision numbered
- * after the newest. The caller holds the domain's row lock, and the statement's snapshot is taken
- * after it was granted, so it sees every revision committed before. Returns the revision made, or null.
+ * Keeps the configuration `manifest` describes as the domain's newest revision, unless it is the
+ * newest already (identical content is one revision), in one statement: the parts given (those
+ * the newest revision lacks), then the revision numbered after the newest. The caller holds the
+ * domain's row lock, and the statement's snapshot is taken after it was granted, so it sees every
+ * revision committed before. Returns the revision made, or null.
  */
 export async function storeRevision(
   em: EntityManager,
   domainId: string,
-  published: PublishedConfiguration,
+  revision: { manifest: Manifest; parts: Part[]; hash: string; legalHash: string },
   made: { key: { id: string | null; name: string } | null; restoredFrom?: number | null },
 ): Promise<RevisionMeta | null> {
-  const hash = contentRevisionOf(published);
-  const legalHash = legalRevisionOf(published);
-  const { manifest, parts } = partsOf(published);
   const rows = await em.execute<RevisionRow[]>(
     `with "latest" as (
        select "number", "hash", "legal_hash" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1
@@ -115,7 +91,7 @@ export async function storeRevision(
        select not exists (select 1 from "latest" where "hash" = ?) as "yes"
      ), "parts" as (
        insert into "configuration_part" ("domain_id", "hash", "body")
-       select ?, p ->> 'hash', (p ->> 'body')::json from json_array_elements(?::json) as p where (select "yes" from "changed")
+       select ?, p ->> 'hash', (p ->> 'text')::json from json_array_elements(?::json) as p where (select "yes" from "changed")
        on conflict do nothing
      )
      insert into "configuration_revision" ("domain_id", "number", "hash", "legal_hash", "legal", "manifest", "key_id", "key_name", "restored_from")
@@ -124,14 +100,14 @@ export async function storeRevision(
      returning ${REVISION_COLUMNS}, "manifest"`,
     [
       domainId,
-      hash,
+      revision.hash,
       domainId,
-      JSON.stringify([...parts].map(([partHashValue, body]) => ({ hash: partHashValue, body }))),
+      JSON.stringify(revision.parts),
       domainId,
-      hash,
-      legalHash,
-      legalHash,
-      JSON.stringify(manifest),
+      revision.hash,
+      revision.legalHash,
+      revision.legalHash,
+      JSON.stringify(revision.manifest),
       made.key?.id ?? null,
       made.key?.name ?? null,
       made.restoredFrom ?? null,
@@ -184,7 +160,7 @@ export async function readRevisions(
     const configuration: PublishedConfiguration = {
       clientId: manifest.clientId,
       domain: body(manifest.domain),
-      embeddings: manifest.embeddings.map((h) => body(h)),
+      embeddings: manifest.embeddings.map(([, part]) => body(part)),
       placeholders: body(manifest.placeholders),
       theme: manifest.theme === null ? null : body(manifest.theme),
       locales: manifest.locales.map((h) => body(h)),

@@ -52,6 +52,12 @@ describe('configuration revisions', () => {
       ['create an inactive embedding', () => ok('POST', '/embedding', embeddingPayload({ name: 'Hidden', active: false })), 'none'],
       ['embedding purpose', () => ok('PUT', `/embedding/${embeddingId}`, { purpose: 'cdcbd7c' }), 'legal'],
       ['embedding description', () => ok('PUT', `/embedding/${embeddingId}`, { description: 'Videos' }), 'cosmetic'],
+      ['switch the embedding off', () => ok('PUT', `/embedding/${embeddingId}`, { active: false }), 'legal'],
+      ['and on again', () => ok('PUT', `/embedding/${embeddingId}`, { active: true }), 'legal'],
+      ['switch the hidden one on', async () => {
+        const hidden = ((await ok('GET', '/embedding')) as { id: string; name: string }[]).find((embedding) => embedding.name === 'Hidden')!;
+        await ok('PUT', `/embedding/${hidden.id}`, { active: true });
+      }, 'legal'],
       ['create asset', async () => (assetId = (await ok('POST', `/embedding/${embeddingId}/asset`, { name: '_yt' })).id), 'legal'],
       ['update asset', () => ok('PUT', `/embedding/${embeddingId}/asset/${assetId}`, { lifetime: '2 years' }), 'legal'],
       ['delete asset', () => ok('DELETE', `/embedding/${embeddingId}/asset/${assetId}`), 'legal'],

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { Embedding } from '../embeddings/embedding.contract.ts';
+import type { Locale } from '../locales/locale.contract.ts';
+import type { PublishedConfiguration } from './published-configuration.ts';
+
+/**
+ * A published configuration as a tree of hashes (a Merkle tree of one level): each part — the
+ * domain's settings, one embedding with its assets, the placeholders, the theme, one locale —
+ * hashed on its own, and the configuration's hashes computed from the parts' hashes. So a
+ * revision after a write that changed one embedding is computed from that embedding and the
+ * previous revision's manifest, without reading the domain's other embeddings again, and yet
+ * equals what the banner computes from the whole configuration.
+ */
+
+/** An active embedding in the manifest: its id, the hash of its part, the hash of what is legally relevant in it. */
+export type ManifestEmbedding = [id: string, part: string, legal: string];
+
+export type Manifest = {
+  clientId: string;
+  domain: string;
+  /** In the order of the configuration (by id). */
+  embeddings: ManifestEmbedding[];
+  placeholders: string;
+  theme: string | null;
+  locales: string[];
+};
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The hash a part is stored under (128 bits: parts are told apart within one domain). */
+export const partHash = (text: string): string => sha256(text).slice(0, 32);
+
+/**
+ * What a consent to an embedding is given to: the service, its purpose and vendor, what it
+ * stores and where its privacy policy is. Wording is not in it, so rewording never asks again.
+ */
+export const embeddingLegalHash = (embedding: Embedding): string =>
+  sha256(
+    JSON.stringify({
+      id: embedding.id,
+      name: embedding.name,
+      purpose: embedding.purpose,
+      vendor: embedding.vendor,
+      privacyPolicyUrl: embedding.privacyPolicyUrl,
+      tcfVendor: embedding.tcfVendor,
+      assets: embedding.assets.map(({ name, dynamic, storageType, lifetime }) => ({ name, dynamic, storageType, lifetime })),
+    }),
+  );
+
+/** A part: its JSON text as stored and its hash. */
+export type Part = { hash: string; text: string };
+
+export const partOf = (value: unknown): Part => {
+  const text = JSON.stringify(value);
+  return { hash: partHash(text), text };
+};
+
+export const embeddingEntryOf = (embedding: Embedding): [ManifestEmbedding, Part] => {
+  const part = partOf(embedding);
+  return [[embedding.id, part.hash, embeddingLegalHash(embedding)], part];
+};
+
+/** The manifest of a whole configuration, and its parts. */
+export function manifestOf(published: PublishedConfiguration): { manifest: Manifest; parts: Part[] } {
+  const parts: Part[] = [];
+  const put = (value: unknown) => {
+    const part = partOf(value);
+    parts.push(part);
+    return part.hash;
+  };
+  const domain = put(published.domain);
+  const embeddings = published.embeddings.map((embedding) => {
+    const [entry, part] = embeddingEntryOf(embedding);
+    parts.push(part);
+    return entry;
+  });
+  const manifest: Manifest = {
+    clientId: published.clientId,
+    domain,
+    embeddings,
+    placeholders: put(published.placeholders),
+    theme: published.theme === null ? null : put(published.theme),
+    locales: published.locales.map(put),
+  };
+  return { manifest, parts };
+}
+
+/** The hash of everything published (what consent records name as the revision shown). */
+export const contentHashOf = (manifest: Manifest): string => sha256(JSON.stringify(manifest));
+
+/** The hash of what is legally relevant: every embedding's, and the site's privacy-policy address per locale. */
+export const legalHashOf = (manifest: Manifest, locales: readonly Pick<Locale, 'name' | 'privacyPolicyUrl'>[]): string =>
+  sha256(
+    JSON.stringify({
+      embeddings: manifest.embeddings.map(([, , legal]) => legal),
+      privacyPolicies: locales.map((locale) => [locale.name, locale.privacyPolicyUrl]),
+    }),
+  );
+
+/**
+ * The hash of everything a domain publishes: what a consent record names as the revision it was
+ * shown, what a configuration revision is kept under, what the banner's cache follows.
+ */
+export const contentRevisionOf = (published: PublishedConfiguration): string => contentHashOf(manifestOf(published).manifest);
+
+/** The hash of what a consent was given to (see `embeddingLegalHash`): the banner asks again when it changes. */
+export const legalRevisionOf = (published: PublishedConfiguration): string =>
+  legalHashOf(manifestOf(published).manifest, published.locales);
