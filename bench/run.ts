@@ -406,6 +406,26 @@ try {
     met: statementsOfWholeDomain.every((n) => n <= 6),
   });
 
+  // One write at a time to a domain of ordinary size (10 embeddings): what an operator's click costs, its revision included
+  {
+    const small = (await api('POST', `/client/${client.id}/domain`, { name: 'ordinary.example' })) as { id: string };
+    const smallPath = `/hosting/api/client/${client.id}/domain/${small.id}`;
+    for (let i = 0; i < 10; i++) await api('POST', `${smallPath.replace('/hosting/api', '')}/embedding`, { name: `Service ${i}`, purpose: 'a717ff5', assets });
+    const body = JSON.stringify({ name: 'One more', purpose: 'cdcbd7c', assets: assets.slice(0, 3) });
+    const before = await serviceStatements(service);
+    const svc = await timed(30, () => fetch(`${service!.base}${smallPath}/embedding`, { method: 'POST', headers: JSON_HEADERS, body }));
+    const statements = ((await serviceStatements(service)) - before) / 30;
+    const baseBefore = await baselineStatements(baseline);
+    const base = await timed(30, () => fetch(`${baseline!.base}${smallPath}/embedding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const row: Row = {
+      scenario: 'REST create embedding with 3 assets in a 10-embedding domain (one at a time, revision included)',
+      service: { p50: svc.p50, p99: svc.p99, statements, rssMiB: Number.NaN },
+      baseline: { p50: base.p50, p99: base.p99, statements: ((await baselineStatements(baseline)) - baseBefore) / 30, rssMiB: Number.NaN },
+    };
+    rows.push(row);
+    printRow(row);
+  }
+
   // Writes: create, update, delete
   const writeDomain = `${domains[10]}`;
   await compare('REST create embedding (16 connections)', service, baseline, (target) => ({
