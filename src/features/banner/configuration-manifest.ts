@@ -15,11 +15,24 @@ import type { PublishedConfiguration } from './published-configuration.ts';
 /** An active embedding in the manifest: its id, the hash of its part, the hash of what is legally relevant in it. */
 export type ManifestEmbedding = [id: string, part: string, legal: string];
 
+/** A bucket of embeddings: the hash of its part (its entries, by id) and of their legal hashes. */
+export type BucketRef = [part: string, legal: string];
+
+/**
+ * The active embeddings: listed in the manifest while they are few; past INLINE_EMBEDDINGS, spread
+ * over BUCKETS buckets by a hash of their id, each bucket a part of its own, so that a change of one
+ * embedding rewrites one bucket of a large domain, not a list of all of them. Which form a set of
+ * embeddings takes depends on the set alone, so the banner and the revisions compute the same.
+ */
+export type EmbeddingsNode = { inline: ManifestEmbedding[] } | { count: number; buckets: (BucketRef | null)[] };
+
+export const INLINE_EMBEDDINGS = 64;
+export const BUCKETS = 64;
+
 export type Manifest = {
   clientId: string;
   domain: string;
-  /** In the order of the configuration (by id). */
-  embeddings: ManifestEmbedding[];
+  embeddings: EmbeddingsNode;
   placeholders: string;
   theme: string | null;
   locales: string[];
@@ -60,6 +73,32 @@ export const embeddingEntryOf = (embedding: Embedding): [ManifestEmbedding, Part
   return [[embedding.id, part.hash, embeddingLegalHash(embedding)], part];
 };
 
+const byId = ([a]: ManifestEmbedding, [b]: ManifestEmbedding) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The bucket an embedding goes to once there are many. */
+export const bucketOf = (id: string): number => Number.parseInt(sha256(id).slice(0, 8), 16) % BUCKETS;
+
+/** One bucket's reference and part (null: an empty bucket). */
+export function bucketPartOf(entries: ManifestEmbedding[]): { ref: BucketRef; part: Part } | null {
+  if (entries.length === 0) return null;
+  const sorted = [...entries].sort(byId);
+  const part = partOf(sorted);
+  return { ref: [part.hash, sha256(JSON.stringify(sorted.map(([, , legal]) => legal)))], part };
+}
+
+/** The node of a set of embeddings, and the parts of its buckets. */
+export function embeddingsNodeOf(entries: ManifestEmbedding[]): { node: EmbeddingsNode; parts: Part[] } {
+  const sorted = [...entries].sort(byId);
+  if (sorted.length <= INLINE_EMBEDDINGS) return { node: { inline: sorted }, parts: [] };
+  const buckets: ManifestEmbedding[][] = Array.from({ length: BUCKETS }, () => []);
+  for (const entry of sorted) buckets[bucketOf(entry[0])]!.push(entry);
+  const built = buckets.map(bucketPartOf);
+  return {
+    node: { count: sorted.length, buckets: built.map((bucket) => bucket?.ref ?? null) },
+    parts: built.flatMap((bucket) => (bucket ? [bucket.part] : [])),
+  };
+}
+
 /** The manifest of a whole configuration, and its parts. */
 export function manifestOf(published: PublishedConfiguration): { manifest: Manifest; parts: Part[] } {
   const parts: Part[] = [];
@@ -69,15 +108,17 @@ export function manifestOf(published: PublishedConfiguration): { manifest: Manif
     return part.hash;
   };
   const domain = put(published.domain);
-  const embeddings = published.embeddings.map((embedding) => {
+  const entries = published.embeddings.map((embedding) => {
     const [entry, part] = embeddingEntryOf(embedding);
     parts.push(part);
     return entry;
   });
+  const { node, parts: bucketParts } = embeddingsNodeOf(entries);
+  parts.push(...bucketParts);
   const manifest: Manifest = {
     clientId: published.clientId,
     domain,
-    embeddings,
+    embeddings: node,
     placeholders: put(published.placeholders),
     theme: published.theme === null ? null : put(published.theme),
     locales: published.locales.map(put),
@@ -92,7 +133,10 @@ export const contentHashOf = (manifest: Manifest): string => sha256(JSON.stringi
 export const legalHashOf = (manifest: Manifest, locales: readonly Pick<Locale, 'name' | 'privacyPolicyUrl'>[]): string =>
   sha256(
     JSON.stringify({
-      embeddings: manifest.embeddings.map(([, , legal]) => legal),
+      embeddings:
+        'inline' in manifest.embeddings
+          ? manifest.embeddings.inline.map(([, , legal]) => legal)
+          : manifest.embeddings.buckets.map((bucket) => bucket?.[1] ?? null),
       privacyPolicies: locales.map((locale) => [locale.name, locale.privacyPolicyUrl]),
     }),
   );

@@ -1,10 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Caller, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import {
+  bucketOf,
+  bucketPartOf,
   contentHashOf,
   embeddingEntryOf,
+  type EmbeddingsNode,
+  embeddingsNodeOf,
+  INLINE_EMBEDDINGS,
   legalHashOf,
   type Manifest,
+  type ManifestEmbedding,
   manifestOf,
   type Part,
   partOf,
@@ -12,7 +18,7 @@ import {
 import { readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { embeddingsOfIds } from '../embeddings/embedding.reads.ts';
 import { toEmbedding } from '../embeddings/embedding.view.ts';
-import { hashesOf, newestManifest, storeRevision } from './revision-store.ts';
+import { hashesOf, newestManifest, partsByHash, storeRevision } from './revision-store.ts';
 
 /** What a revision names as its maker: the key's id and name, never the key. */
 export function makerOf(caller: Caller): { id: string | null; name: string } {
@@ -83,28 +89,75 @@ async function nextRevision(em: EntityManager, ctx: RequestContext, domainId: st
     parts.push(part);
     return part.hash;
   };
-  const embeddings = new Map(previous.embeddings.map((entry) => [entry[0], entry]));
-  for (const id of changedEmbeddings) embeddings.delete(id);
+  const fresh: ManifestEmbedding[] = [];
   for (const row of reread) {
     if (!row.active) continue;
     const [entry, part] = embeddingEntryOf(toEmbedding(row, row.assets));
-    embeddings.set(entry[0], entry);
+    fresh.push(entry);
     parts.push(part);
   }
+  const embeddings = await nextEmbeddings(em, domainId, previous.embeddings, new Set(changedEmbeddings), fresh);
+  parts.push(...embeddings.parts);
   const manifest: Manifest = {
     clientId: rest.clientId,
     domain: put(rest.domain),
-    // In the configuration's order: by id.
-    embeddings: [...embeddings.values()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    embeddings: embeddings.node,
     placeholders: put(rest.placeholders),
     theme: rest.theme === null ? null : put(rest.theme),
     locales: rest.locales.map(put),
   };
-  const known = new Set(hashesOf(previous));
+  const known = new Set([...hashesOf(previous), ...embeddings.known]);
   return {
     manifest,
     parts: parts.filter((part) => !known.has(part.hash)),
     hash: contentHashOf(manifest),
     legalHash: legalHashOf(manifest, rest.locales),
   };
+}
+
+/**
+ * The embeddings' node after the changes: `changed` ids leave, `fresh` (the changed ones still
+ * active, as they now read) come in. A bucketed node reads only the buckets the changes fall in
+ * (all of them only when the domain drops to few embeddings, and the list goes inline again).
+ */
+async function nextEmbeddings(
+  em: EntityManager,
+  domainId: string,
+  previous: EmbeddingsNode,
+  changed: Set<string>,
+  fresh: ManifestEmbedding[],
+): Promise<{ node: EmbeddingsNode; parts: Part[]; known: string[] }> {
+  const keep = (entries: ManifestEmbedding[]) => entries.filter(([id]) => !changed.has(id));
+  if ('inline' in previous) return { ...embeddingsNodeOf([...keep(previous.inline), ...fresh]), known: [] };
+  const affected = new Set([...changed].map(bucketOf));
+  const refs = previous.buckets.flatMap((bucket, index) => (bucket && affected.has(index) ? [bucket[0]] : []));
+  const loaded = await partsByHash(em, domainId, refs);
+  const entriesOf = (index: number, bodies: Map<string, unknown>) => {
+    const bucket = previous.buckets[index];
+    return bucket ? (bodies.get(bucket[0]) as ManifestEmbedding[]) : [];
+  };
+  const next = new Map<number, ManifestEmbedding[]>();
+  let count = previous.count;
+  for (const index of affected) {
+    const before = entriesOf(index, loaded);
+    const after = [...keep(before), ...fresh.filter(([id]) => bucketOf(id) === index)];
+    count += after.length - before.length;
+    next.set(index, after);
+  }
+  const known = [...loaded.values()].flatMap((entries) => (entries as ManifestEmbedding[]).map(([, part]) => part));
+  if (count <= INLINE_EMBEDDINGS) {
+    // Few again: every bucket is read, and the list goes back into the manifest.
+    const rest = await partsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
+    const all = previous.buckets.flatMap((_, index) => next.get(index) ?? entriesOf(index, rest));
+    return { ...embeddingsNodeOf(all), known };
+  }
+  const parts: Part[] = [];
+  const buckets = previous.buckets.map((bucket, index) => {
+    const entries = next.get(index);
+    if (!entries) return bucket;
+    const built = bucketPartOf(entries);
+    if (built) parts.push(built.part);
+    return built?.ref ?? null;
+  });
+  return { node: { count, buckets }, parts, known };
 }

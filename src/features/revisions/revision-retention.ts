@@ -22,16 +22,24 @@ export async function pruneRevisions(
   );
   let parts = 0;
   for (const domainId of new Set(removed.map((row) => row.domainId))) {
+    // What the remaining revisions name: in their manifests, and inside the buckets of a large domain's embeddings.
     const result = await connection.execute(
-      `delete from "configuration_part" p
-       where p."domain_id" = ? and p."hash" not in (
+      `with "named" as (
          select h from "configuration_revision" r, lateral (
            select r."manifest" ->> 'domain' union all select r."manifest" ->> 'placeholders' union all select r."manifest" ->> 'theme'
-           union all select json_array_elements(r."manifest" -> 'embeddings') ->> 1
+           union all select json_array_elements(r."manifest" -> 'embeddings' -> 'inline') ->> 1
+           union all select json_array_elements(r."manifest" -> 'embeddings' -> 'buckets') ->> 0
            union all select json_array_elements_text(r."manifest" -> 'locales')
          ) as kept(h)
-         where r."domain_id" = ? and h is not null)`,
-      [domainId, domainId],
+         where r."domain_id" = ? and h is not null
+       ), "inside" as (
+         select json_array_elements(p."body") ->> 1 as h from "configuration_part" p
+         where p."domain_id" = ? and p."hash" in (
+           select json_array_elements(r."manifest" -> 'embeddings' -> 'buckets') ->> 0 from "configuration_revision" r where r."domain_id" = ?)
+       )
+       delete from "configuration_part" p
+       where p."domain_id" = ? and p."hash" not in (select h from "named" union select h from "inside" where h is not null)`,
+      [domainId, domainId, domainId, domainId],
       'run',
     );
     parts += (result as { affectedRows?: number }).affectedRows ?? 0;

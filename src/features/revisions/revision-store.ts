@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Manifest, Part } from '../banner/configuration-manifest.ts';
+import type { Manifest, ManifestEmbedding, Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 
 /**
@@ -26,14 +26,26 @@ export type RevisionMeta = {
   restoredFrom: number | null;
 };
 
-/** Every part hash a manifest names. */
+/** Every part hash a manifest names itself (a bucketed one: its buckets', not the embeddings' inside them). */
 export const hashesOf = (manifest: Manifest): string[] => [
   manifest.domain,
-  ...manifest.embeddings.map(([, part]) => part),
+  ...('inline' in manifest.embeddings
+    ? manifest.embeddings.inline.map(([, part]) => part)
+    : manifest.embeddings.buckets.flatMap((bucket) => (bucket ? [bucket[0]] : []))),
   manifest.placeholders,
   ...(manifest.theme === null ? [] : [manifest.theme]),
   ...manifest.locales,
 ];
+
+/** Parts by hash, as stored (JSON text parsed), in one statement. */
+export async function partsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, unknown>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await em.execute<{ hash: string; body: unknown }[]>(
+    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" in (select value from json_array_elements_text(?::json))`,
+    [domainId, JSON.stringify([...new Set(hashes)])],
+  );
+  return new Map(rows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
+}
 
 type RevisionRow = {
   number: number;
@@ -144,23 +156,25 @@ export async function readRevisions(
       );
   if (rows.length === 0) return [];
   const manifests = rows.map(manifestOf);
-  const needed = [...new Set(manifests.flatMap(hashesOf))];
-  const partRows = await em.execute<{ hash: string; body: unknown }[]>(
-    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" in (select value from json_array_elements_text(?::json))`,
-    [domainId, JSON.stringify(needed)],
-  );
-  const bodies = new Map(partRows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
+  const bodies = await partsByHash(em, domainId, manifests.flatMap(hashesOf));
   const body = <T>(hash: string): T => {
     if (!bodies.has(hash)) throw new Error(`configuration part ${hash} of domain ${domainId} is missing`);
     return bodies.get(hash) as T;
   };
+  // A bucketed manifest's embeddings are named inside its buckets: a second statement reads them.
+  const entriesOf = (manifest: Manifest): ManifestEmbedding[] =>
+    'inline' in manifest.embeddings
+      ? manifest.embeddings.inline
+      : manifest.embeddings.buckets.flatMap((bucket) => (bucket ? body<ManifestEmbedding[]>(bucket[0]) : [])).sort(([a], [b]) => (a < b ? -1 : 1));
+  const missing = manifests.flatMap(entriesOf).map(([, part]) => part).filter((hash) => !bodies.has(hash));
+  for (const [hash, value] of await partsByHash(em, domainId, missing)) bodies.set(hash, value);
   return rows.map((row, i) => {
     const manifest = manifests[i]!;
     // In the order readPublishedConfiguration builds it, so the content hash comes out the same.
     const configuration: PublishedConfiguration = {
       clientId: manifest.clientId,
       domain: body(manifest.domain),
-      embeddings: manifest.embeddings.map(([, part]) => body(part)),
+      embeddings: entriesOf(manifest).map(([, part]) => body(part)),
       placeholders: body(manifest.placeholders),
       theme: manifest.theme === null ? null : body(manifest.theme),
       locales: manifest.locales.map((h) => body(h)),

@@ -88,6 +88,47 @@ describe('configuration revisions', () => {
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
+  it('keeps a large domain’s embeddings in buckets, each write rewriting one bucket, and equals the banner at every size', async () => {
+    // The onboarding import makes many embeddings in one write; then single writes go past and below the inline limit.
+    const many = Array.from({ length: 70 }, (_, i) => ({ name: `cookie_${i}`, storageType: 'cookie' }));
+    await ok('POST', '/onboarding/embeddingsFromCookies', many);
+    for (let i = 0; i < 70; i++) await ok('POST', '/embedding', embeddingPayload({ name: `Service ${i}`, assets: [] }));
+    expect((await newest()).hash).toBe(await bannerRevision());
+    const embeddings = (await ok('GET', '/embedding')) as { id: string; name: string }[];
+    const services = embeddings.filter((embedding) => embedding.name.startsWith('Service '));
+    const steps: [string, () => Promise<unknown>][] = [
+      ['update one', () => ok('PUT', `/embedding/${services[10]!.id}`, { purpose: 'cdcbd7c' })],
+      ['add a cookie to one', () => ok('POST', `/embedding/${services[20]!.id}/asset`, { name: '_x' })],
+      ['switch one off', () => ok('PUT', `/embedding/${services[30]!.id}`, { active: false })],
+      ['delete one', () => ok('DELETE', `/embedding/${services[40]!.id}`)],
+    ];
+    for (const [what, write] of steps) {
+      await write();
+      expect((await newest()).hash, what).toBe(await bannerRevision());
+    }
+    const large = (await newest()).number;
+    // Down to few embeddings: the list goes back into the manifest.
+    for (const service of services.slice(0, 64)) if (service !== services[40]) await ok('DELETE', `/embedding/${service.id}`);
+    expect((await newest()).hash).toBe(await bannerRevision());
+    // A large revision reads back whole, compares, and restores to the same hash.
+    const detail = await ok('GET', `/revision/${large}`);
+    expect(detail.configuration.embeddings.length).toBeGreaterThan(64);
+    expect((await ok('GET', `/revision/${large}/diff`)).changes.map((change: { summary: string }) => change.summary)).toEqual([
+      expect.stringMatching(/^embedding Service 40 removed$/),
+    ]);
+    const restored = await ok('POST', `/revision/${large}/restore`);
+    expect(restored.hash).toBe(detail.hash);
+    expect(await bannerRevision()).toBe(detail.hash);
+    // Retention keeps the parts inside the current revision's buckets.
+    await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update "configuration_revision" set "created_at" = now() - interval '500 days' where "domain_id" = ?`, [domain.domainId]);
+    await pruneRevisions(service.database.orm, { retentionDays: 395 });
+    expect((await revisions()).map((revision) => revision.number)).toEqual([restored.number]);
+    expect((await ok('GET', `/revision/${restored.number}`)).configuration).toEqual(detail.configuration);
+  });
+
   it('names the API key whose write made a revision (its id and name, never the key)', async () => {
     const key = await createApiKey(service, client.id, 'agency deploy bot');
     const answer = await service.as(key.key).rest('POST', `${domain.base}/placeholder`, { name: 'Firma_Name', value: 'ACME' });
