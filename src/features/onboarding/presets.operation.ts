@@ -5,12 +5,17 @@ import { invalid } from '../../kernel/errors.ts';
 import { type DomainScope } from '../../kernel/access.ts';
 import { requireDomain } from '../domains/domain.access.ts';
 import { insertEmbedding } from '../embeddings/embedding.operations.ts';
+import { EmbeddingEntity } from '../embeddings/embedding.entity.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { embeddingFromCatalog } from './catalog-embedding.ts';
 
 export const presetKey = (presetId: number) => `preset:${presetId}`;
 
-/** One embedding, with all the service's assets and translations, per preset; all or nothing. */
+/**
+ * One embedding, with all the service's assets and translations, per preset; all or nothing. A
+ * preset the domain already has answers with its existing embedding (switched on if `active`
+ * says so, otherwise left as it is).
+ */
 export async function importPresets(
   ctx: RequestContext,
   scope: DomainScope,
@@ -23,8 +28,16 @@ export async function importPresets(
       catalog.byId(preset.id) ? [] : [{ path: `/${index}/id`, message: `is not a preset id of the catalog` }],
     );
     if (unknown.length > 0) throw invalid('unknown preset ids', unknown);
+    // A preset the domain already has is not imported twice: its embedding (with the operator's edits) is the answer.
+    const existing = await em.find(EmbeddingEntity, { domain: domain.id, catalogKey: { $in: presets.map((preset) => presetKey(preset.id)) } });
+    const byKey = new Map(existing.map((embedding) => [embedding.catalogKey, embedding]));
     const results = presets.map((preset) => {
       const entry = catalog.byId(preset.id)!;
+      const present = byKey.get(presetKey(entry.id));
+      if (present) {
+        if (preset.active === true) present.active = true;
+        return { presetId: entry.id, embeddingId: present.id };
+      }
       const input = embeddingFromCatalog(entry, entry.cookies, preset.active ?? false);
       const [embedding] = insertEmbedding(em, domain, input, presetKey(entry.id));
       return { presetId: entry.id, embeddingId: embedding.id };

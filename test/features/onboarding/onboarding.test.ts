@@ -191,6 +191,20 @@ describe('import presets', () => {
     expect(analytics).toMatchObject({ name: GA4.name, active: false, purpose: 'a717ff5' });
   });
 
+  it('imports a preset the domain already has no second time: the answer names its embedding, edits kept, switched on if asked', async () => {
+    const first = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }]);
+    const gaId = first.body[0].embeddingId;
+    expect((await service.rest('PUT', `${domain.base}/embedding/${gaId}`, { description: 'Our own words' })).status).toBe(200);
+    const again = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id }, { id: GA4.id, active: true }]);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body[1]).toEqual({ presetId: GA4.id, embeddingId: gaId });
+    const embeddings = (await service.rest('GET', `${domain.base}/embedding`)).body as { id: string; name: string; active: boolean; description: string }[];
+    expect(embeddings.filter((embedding) => embedding.name === GA4.name)).toEqual([
+      expect.objectContaining({ id: gaId, active: true, description: 'Our own words' }),
+    ]);
+    expect(embeddings).toHaveLength(2);
+  });
+
   it.each([
     ['an unknown preset id', [{ id: YOUTUBE.id }, { id: 99_999 }], ['/1/id']],
     ['a repeated preset id', [{ id: YOUTUBE.id }, { id: YOUTUBE.id }], ['/1/id']],
