@@ -19,7 +19,15 @@ import type { Revision, RevisionDiff } from './revision.contract.ts';
 
 const DEFAULT_PAGE = 20;
 
-const toRevision = ({ legalHash, ...meta }: RevisionMeta): Revision => ({ ...meta, legalHash });
+const toRevision = ({ number, hash, legalHash, legal, createdAt, key, restoredFrom }: RevisionMeta): Revision => ({
+  number,
+  hash,
+  legalHash,
+  legal,
+  createdAt,
+  key,
+  restoredFrom,
+});
 
 export async function listRevisions(
   ctx: RequestContext,
