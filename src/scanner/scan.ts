@@ -51,7 +51,15 @@ export type FoundCookie = {
 
 export type FoundStorageKey = { name: string; origin: string };
 
-export type VisitedPage = { url: string; status: number | null; error?: string };
+export type VisitedPage = {
+  url: string;
+  status: number | null;
+  error?: string;
+  /** Where the page landed after redirects, when it loaded. */
+  landedUrl?: string;
+  /** Requests of the page were still open when it was read (what had loaded was taken). */
+  slow?: boolean;
+};
 
 export type ScanFindings = {
   url: string;
@@ -59,9 +67,15 @@ export type ScanFindings = {
   cookies: FoundCookie[];
   localStorage: FoundStorageKey[];
   sessionStorage: FoundStorageKey[];
-  /** Sources of every script and every frame the pages loaded. */
+  /** IndexedDB databases, by name and origin (frame). */
+  indexedDB: FoundStorageKey[];
+  /** Cache Storage caches, by name and origin (frame). */
+  cacheStorage: FoundStorageKey[];
+  /** Sources of every script, frame, stylesheet and font the pages loaded. */
   scripts: string[];
   iframes: string[];
+  stylesheets: string[];
+  fonts: string[];
   imprintUrl: string | null;
   privacyPolicyUrl: string | null;
   address: PostalAddress;
@@ -379,8 +393,12 @@ async function crawl(
     cookies,
     localStorage: [...state.storage.local.values()],
     sessionStorage: [...state.storage.session.values()],
+    indexedDB: [],
+    cacheStorage: [],
     scripts: [...state.scripts],
     iframes: [...state.iframes],
+    stylesheets: [],
+    fonts: [],
     imprintUrl,
     privacyPolicyUrl,
     address: imprint

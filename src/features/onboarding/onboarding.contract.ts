@@ -89,7 +89,7 @@ export const onboardingLegalFindings = z
 
 export type OnboardingLegalFindings = z.output<typeof onboardingLegalFindings>;
 
-const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe'] as const;
+const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe', 'stylesheet', 'font'] as const;
 
 const availablePreset = z.strictObject({
   id: z.int().min(1).meta({ description: 'A preset id of the catalog (built-in below 100000, imported from 100000).' }),
@@ -126,6 +126,8 @@ const visitedPage = z.strictObject({
   url: z.string(),
   status: z.int().nullable().meta({ description: 'The HTTP status, or null when the page did not answer.' }),
   error: z.string().optional().meta({ description: 'Why the page could not be read, if it could not.' }),
+  landedUrl: z.string().optional().meta({ description: 'Where the page landed after redirects, when it loaded.' }),
+  slow: z.boolean().optional().meta({ description: 'Some of its requests had not finished when it was read; what had loaded was taken.' }),
 });
 
 export const onboardingScanResult = z.strictObject({
@@ -137,6 +139,8 @@ export const onboardingScanResult = z.strictObject({
     cookies: z.array(foundCookie).meta({ description: 'Every cookie the browser held, first and third party.' }),
     localStorage: z.array(foundStorageKey),
     sessionStorage: z.array(foundStorageKey),
+    indexedDB: z.array(foundStorageKey).meta({ description: 'Read-only extra: IndexedDB databases, by name and origin.' }),
+    cacheStorage: z.array(foundStorageKey).meta({ description: 'Read-only extra: Cache Storage caches, by name and origin.' }),
   }),
   url: z.string().meta({ description: 'Read-only extra: the address the scan opened.' }),
   pages: z.array(visitedPage).meta({ description: 'Read-only extra: the pages the crawl visited.' }),

@@ -31,6 +31,8 @@ export async function scanDomain(ctx: RequestContext, scope: DomainScope): Promi
       cookies: findings.cookies,
       localStorage: findings.localStorage,
       sessionStorage: findings.sessionStorage,
+      indexedDB: findings.indexedDB,
+      cacheStorage: findings.cacheStorage,
     },
     url: findings.url,
     pages: findings.pages,
