@@ -157,6 +157,30 @@ Acme Widgets plc, 10 High Street, Manchester, M1 1AE
 Phone: +44 161 496 0000`,
       { company: 'Acme Widgets plc', street: '10 High Street', zipCode: 'M1 1AE', city: 'Manchester' },
     ],
+    [
+      'a company above an "Anschrift" heading',
+      `Impressum
+Beispiel Software GmbH
+Anschrift
+Musterstraße 12a
+10115 Berlin`,
+      { company: 'Beispiel Software GmbH', street: 'Musterstraße 12a', zipCode: '10115', city: 'Berlin' },
+    ],
+    [
+      'a floor line, which stays with the street',
+      'Beispiel GmbH\nMusterstraße 12\n2. OG\n10115 Berlin',
+      { company: 'Beispiel GmbH', street: 'Musterstraße 12, 2. OG', zipCode: '10115', city: 'Berlin' },
+    ],
+    [
+      'a Postfach in place of the street',
+      'Beispiel GmbH\nPostfach 10 20 30\n10002 Berlin',
+      { company: 'Beispiel GmbH', street: 'Postfach 10 20 30', zipCode: '10002', city: 'Berlin' },
+    ],
+    [
+      'street, postcode and town on one line without a comma',
+      'Beispiel GmbH\nMusterweg 3 04109 Leipzig',
+      { company: 'Beispiel GmbH', street: 'Musterweg 3', zipCode: '04109', city: 'Leipzig' },
+    ],
   ])('reads %s', (_, text, expected) => {
     expect(fromText(text)).toEqual(expected);
   });
@@ -168,6 +192,12 @@ Beispiel GmbH
 Telefon: 030 1234567
 10115 Berlin`),
     ).toEqual({ company: 'Beispiel GmbH', street: null, zipCode: '10115', city: 'Berlin' });
+  });
+
+  it('never takes a copyright line or a register number for the street', () => {
+    const withoutStreet = { company: 'Beispiel GmbH', street: null, zipCode: '10115', city: 'Berlin' };
+    expect(fromText('Beispiel GmbH\nCopyright 2025\n10115 Berlin')).toEqual(withoutStreet);
+    expect(fromText('Beispiel GmbH\nHRB 123456\n10115 Berlin')).toEqual(withoutStreet);
   });
 
   it('trims surrounding whitespace', () => {
