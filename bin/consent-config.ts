@@ -9,6 +9,7 @@ import type { ClientCreateOptions } from '../src/cli/client-create.ts';
 import { reportFailure } from '../src/cli/errors.ts';
 import type { KeyCreateOptions } from '../src/cli/key-create.ts';
 import type { ScanCommandOptions } from '../src/cli/scan.ts';
+import type { ScanWorkerOptions } from '../src/cli/scan-worker.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -16,6 +17,12 @@ const pageCount = (value: string): number => {
   const pages = Number(value);
   if (!/^\d+$/.test(value) || pages < 1 || pages > 100) throw new InvalidArgumentError('must be a whole number from 1 to 100.');
   return pages;
+};
+
+const scanConcurrency = (value: string): number => {
+  const scans = Number(value);
+  if (!/^\d+$/.test(value) || scans < 1 || scans > 64) throw new InvalidArgumentError('must be a whole number from 1 to 64.');
+  return scans;
 };
 
 // Each command's module (and the database and browser code behind it) loads only when it runs.
@@ -44,6 +51,12 @@ program
   .option('--pages <n>', 'pages to visit at most, 1–100 (default: SCAN_PAGE_LIMIT)', pageCount)
   .option('--allow-private', 'allow loopback and private addresses (local development and tests only)')
   .action(async (url: string, options: ScanCommandOptions) => (await import('../src/cli/scan.ts')).scanCommand(url, options));
+
+program
+  .command('scan-worker')
+  .description('run queued scans in this process until SIGTERM or SIGINT (needs DATABASE_URL: the database the service runs on)')
+  .option('--concurrency <n>', 'scans run at once, 1–64 (default: SCAN_MAX_CONCURRENT)', scanConcurrency)
+  .action(async (options: ScanWorkerOptions) => (await import('../src/cli/scan-worker.ts')).scanWorker(options));
 
 const catalog = program.command('catalog').description('the catalog of known services');
 catalog

@@ -16,6 +16,7 @@ import { buildServices } from '../src/app/services.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import { createScanner } from '../src/scanner/scan.ts';
 import { createSharedBrowser } from '../src/scanner/browser.ts';
+import { scanQueueOnDemand, startScanQueue } from '../src/features/scan-jobs/scan-queue.ts';
 
 const ADMIN = 'screenshot-admin-key-0123456789ab';
 const OUT = new URL('../screenshots/', import.meta.url).pathname;
@@ -27,7 +28,9 @@ const database = await openServiceDatabase({ dataDir: 'memory://', poolSize: 1 }
 const scanner = createScanner({ browser: createSharedBrowser(), policy: async (host) => ({ refused: `${host}: not in a screenshot`, unresolvable: true }) });
 const serviceServer = createServer();
 const base = await listen(serviceServer);
-const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, adminApiKey: ADMIN, publicBaseUrl: base });
+// The screenshots start no scan: the queue would connect only if one were started.
+const scanQueue = scanQueueOnDemand(() => startScanQueue({ url: database.url, onError: () => {} }));
+const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, scanQueue, adminApiKey: ADMIN, publicBaseUrl: base });
 serviceServer.on(
   'request',
   buildApp({

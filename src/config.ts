@@ -24,13 +24,15 @@ const settingsSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   CONSENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  /** Whether this process also runs queued scans (0: only worker processes do, `consent-config scan-worker`). */
+  SCAN_WORKER: z.enum(['0', '1', 'true', 'false']).default('1'),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   CHROME_PATH: z.string().min(1).optional(),
   SCAN_PAGE_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
   SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
-  SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(1_000),
-  SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(0),
+  SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(5),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(395),
@@ -66,11 +68,14 @@ export type Settings = {
     pageLimit: number;
     totalTimeoutMs: number;
     navigationTimeoutMs: number;
+    /** Extra wait after a scan's last page before its cookies and storage are read. */
     graceMs: number;
-    /** Pages a scan loads at once. */
+    /** Pages a scan loads at once besides its start page (which keeps a tab of its own). */
     pageConcurrency: number;
-    /** Scans running at once, across all domains (one per domain at most). */
+    /** Scans running at once, across all domains (one per domain at most); also the queued scans a worker runs at once. */
     maxConcurrent: number;
+    /** Whether the API process also runs queued scans. */
+    worker: boolean;
   };
   logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
   /** `json`, `pretty`, or undefined: pretty on a terminal, JSON otherwise. */
@@ -114,6 +119,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       graceMs: s.SCAN_GRACE_MS,
       pageConcurrency: s.SCAN_PAGE_CONCURRENCY,
       maxConcurrent: s.SCAN_MAX_CONCURRENT,
+      worker: s.SCAN_WORKER === '1' || s.SCAN_WORKER === 'true',
     },
     logLevel: s.LOG_LEVEL,
     logFormat: s.LOG_FORMAT === 'auto' ? undefined : s.LOG_FORMAT,

@@ -260,9 +260,9 @@ describe('REST: a client key on another client', () => {
 
 // ── GraphQL ─────────────────────────────────────────────────────────────────
 
-type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId';
+type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId' | 'scanId';
 /** How deep an id sits: a mixed call takes the shallow ones from B and the deeper ones from A. */
-const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, assetId: 3 };
+const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, scanId: 2, assetId: 3 };
 
 /**
  * Valid arguments per mutation: which argument carries which id of the world, and the others.
@@ -299,6 +299,7 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   updateTheme: { ids: { clientId: 'clientId', domainId: 'domainId', themeId: 'themeId' }, args: () => ({ input: { customCss: 'a { color: red }' } }) },
   deleteTheme: { ids: { clientId: 'clientId', domainId: 'domainId', themeId: 'themeId' } },
   scanDomain: { ids: { clientId: 'clientId', domainId: 'domainId' } },
+  startScan: { ids: { clientId: 'clientId', domainId: 'domainId' } },
   importPresets: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: () => ({ presets: [{ id: 200, active: true }] }) },
   applyLegalFindings: {
     ids: { clientId: 'clientId', domainId: 'domainId' },
@@ -326,6 +327,9 @@ const FIELD_ARGS: Record<string, { ids: Record<string, IdName>; args?: () => Rec
   'Domain.consentCounts': { ids: {} },
   'Domain.consent': { ids: { consentId: 'consentId' } },
   'Domain.consentEvidence': { ids: { consentId: 'consentId' } },
+  'Domain.scans': { ids: {} },
+  'Domain.scan': { ids: { id: 'scanId' } },
+  'Domain.scanComparison': { ids: { id: 'scanId' } },
 };
 
 /** What a client key may do with each Query field. A field missing here fails the suite. */

@@ -11,6 +11,8 @@ import type { Scanner } from '../scanner/scan.ts';
 import { buildApp } from './http-app.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { StartupError } from '../startup-error.ts';
+import { type ScanQueue, startScanQueue } from '../features/scan-jobs/scan-queue.ts';
+import { startScanWorker } from '../features/scan-jobs/scan-worker.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -45,6 +47,7 @@ export async function startService(): Promise<ServiceHandle> {
   });
   let http: Http;
   let services: AppServices | undefined;
+  let scanQueue: ScanQueue | undefined;
   try {
     const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
     if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
@@ -56,6 +59,10 @@ export async function startService(): Promise<ServiceHandle> {
       );
     }
     const metrics = await metricsOf(database);
+    scanQueue = await startScanQueue({
+      url: database.url,
+      onError: (error) => logger.warn({ err: error }, 'the scan queue failed (it keeps trying)'),
+    });
     const app = buildApp({
       orm: database.orm,
       logger,
@@ -67,6 +74,8 @@ export async function startService(): Promise<ServiceHandle> {
         consentRetentionDays: settings.consentRetentionDays,
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
+        scanQueue,
+        scanPageLimit: settings.scan.pageLimit,
         adminApiKey: settings.adminApiKey,
         publicBaseUrl: settings.publicBaseUrl,
         observeScan: metrics.scan,
@@ -81,9 +90,11 @@ export async function startService(): Promise<ServiceHandle> {
     });
     // The consent records' partition for this month exists before the first record can arrive.
     await services!.consents.ensure();
+    if (settings.scan.worker) await startScanWorker(scanQueue, services!.scanJobs.runner, settings.scan.maxConcurrent);
     http = drainableServer(app);
     await listen(http.server, settings);
   } catch (error) {
+    await scanQueue?.stop(0).catch(() => {});
     await services?.banner.close().catch(() => {});
     services?.consents.close();
     await stopAfterFailedStart(scanner, database);
@@ -112,6 +123,8 @@ export async function startService(): Promise<ServiceHandle> {
       }, settings.shutdownTimeoutMs);
       await closed;
       clearTimeout(timeout);
+      // Scans running here end first (within the timeout); the queue hands the others out again.
+      await scanQueue!.stop(settings.shutdownTimeoutMs);
       await scanner.close();
       await services?.banner.close();
       services?.consents.close();

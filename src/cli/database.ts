@@ -5,6 +5,7 @@ import { loadSettings, type Settings } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import { createRequestContext, type RequestContext } from '../kernel/context.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
+import { scanQueueOnDemand, startScanQueue } from '../features/scan-jobs/scan-queue.ts';
 
 /** The database the settings name, and an administrator's context for operations, for the commands that need them. */
 
@@ -34,11 +35,14 @@ export async function withDatabase<T>(
 export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise<T>): Promise<T> {
   return withDatabase(async (database, settings) => {
     const scanner = scannerFromSettings(settings.scan);
+    const scanQueue = scanQueueOnDemand(() => startScanQueue({ url: database.url, onError: () => {} }));
     const services = buildServices({
       orm: database.orm,
       changes: database.changes,
       scanner,
       maxConcurrentScans: settings.scan.maxConcurrent,
+      scanQueue,
+      scanPageLimit: settings.scan.pageLimit,
       adminApiKey: settings.adminApiKey,
       publicBaseUrl: settings.publicBaseUrl,
     });
@@ -46,6 +50,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       return await work(createRequestContext(database.orm, services, { kind: 'admin', keyName: 'command line' }, `cli-${randomUUID()}`));
     } finally {
       await scanner.close();
+      await scanQueue.stop();
       await services.banner.close();
       await services.consents.ensure().catch(() => {});
       services.consents.close();

@@ -17,7 +17,9 @@ export type EmbeddedPostgres = {
  * 127.0.0.1 on a free port. PGlite is a single session that the socket server shares between
  * connections by queueing their messages; the service connects through a pool of one connection
  * (see db/orm.ts), so transactions run strictly one after another without relying on that
- * multiplexing.
+ * multiplexing. Other connections — the scan queue's, scan workers in other processes on this
+ * machine — rely on it: while one connection's transaction is open, the socket server serves only
+ * that connection.
  *
  * A data directory is opened by one process at a time: its lock (db/data-dir-lock.ts) is taken
  * before PGlite reads a file and given up after PGlite has closed them. While another process
@@ -36,7 +38,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: LockOption
     const fresh = inMemory || !(await access(join(dataDir, 'PG_VERSION')).then(() => true, () => false));
     const template = fresh ? await readTemplate() : undefined;
     db = await PGlite.create(inMemory ? 'memory://' : dataDir, template ? { loadDataDir: template } : {});
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
     await server.start();
     const [host, port] = server.getServerConn().split(':');
     const opened = db;

@@ -13,6 +13,13 @@ export type Database = {
   orm: MikroORM;
   /** What the service runs on, for the start-up log line (never contains a password). */
   description: string;
+  /**
+   * Where other connections reach the same database (the job queue's, a worker process's): the
+   * PostgreSQL server, or the embedded database's loopback socket.
+   */
+  url: string;
+  /** Whether it is the embedded PGlite (one session shared by every connection). */
+  embedded: boolean;
   /** SQL statements sent so far. */
   statements: StatementCounter;
   /** Which domains' published configurations changed, in any process (db/change-feed.ts). */
@@ -58,6 +65,8 @@ export function ormConfig(
       ignoreTriggers: true,
       ignoreRoutines: true,
       skipTables: ['consent_record', /^consent_record_/, 'configuration_revision', 'configuration_part'],
+      // The job queue's own tables (pg-boss, Migration20261124180000_scan_jobs).
+      ignoreSchema: ['scan_queue'],
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -91,6 +100,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       changes,
       orm,
       description: embedded ? `embedded PGlite (${options.dataDir})` : `PostgreSQL ${redactDatabaseUrl(clientUrl)}`,
+      url: clientUrl,
+      embedded: embedded !== undefined,
       statements,
       pool: () => orm.em.getConnection().getNativeClient(),
       async close() {

@@ -10,6 +10,7 @@ import type { Feature } from './feature.ts';
 import { onboardingFeature } from './onboarding/index.ts';
 import { placeholdersFeature } from './placeholders/index.ts';
 import { revisionsFeature } from './revisions/index.ts';
+import { scanJobsFeature } from './scan-jobs/index.ts';
 import { tcfVendorsFeature } from './tcf-vendors/index.ts';
 import { themesFeature } from './themes/index.ts';
 
@@ -31,6 +32,7 @@ export const features: readonly Feature[] = [
   bannerFeature,
   consentsFeature,
   revisionsFeature,
+  scanJobsFeature,
 ];
 
 /** Every stored entity, for the ORM. */

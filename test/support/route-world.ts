@@ -44,6 +44,9 @@ export async function seedWorld(service: TestService): Promise<World> {
     }),
   });
   expect(consent.status, await consent.clone().text()).toBe(201);
+  // Two scans that have ended, so that the newer compares with the older.
+  const scanIds: string[] = [];
+  for (let i = 0; i < 2; i++) scanIds.push(await scanToItsEnd(service, domain.base));
   return {
     domain,
     ids: {
@@ -61,8 +64,21 @@ export async function seedWorld(service: TestService): Promise<World> {
       // Revision 1 is the new domain's; each seeded write above made one more.
       revisionId: '2',
       consentId,
+      scanId: scanIds[1]!,
     },
   };
+}
+
+/** Starts a scan of the domain and waits until a worker has ended it (the test service runs one). */
+async function scanToItsEnd(service: TestService, base: string): Promise<string> {
+  const started = await service.rest('POST', `${base}/scan`);
+  expect(started.status, started.text).toBe(201);
+  for (let tries = 0; tries < 600; tries++) {
+    const job = await service.rest('GET', `${base}/scan/${started.body.id}`);
+    if (job.body.status === 'succeeded' || job.body.status === 'failed') return started.body.id;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the seeded scan ${started.body.id} did not end`);
 }
 
 /** The route's path with every `:param` replaced by the world's id; `odd` puts a verbatim segment in place of one. */

@@ -10,6 +10,8 @@ import { createSharedBrowser } from '../../src/scanner/browser.ts';
 import { createScanner, type Scanner } from '../../src/scanner/scan.ts';
 import { buildApp } from '../../src/app/http-app.ts';
 import { freshTestDatabase } from './database.ts';
+import { startScanQueue } from '../../src/features/scan-jobs/scan-queue.ts';
+import { startScanWorker } from '../../src/features/scan-jobs/scan-worker.ts';
 import { openApiValidator } from './openapi-validator.ts';
 
 export type HttpAnswer<T = any> = { status: number; headers: Headers; body: T; text: string };
@@ -69,6 +71,8 @@ export type TestServiceOptions = {
   consentsPerMinutePerAddress?: number;
   /** How often banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
+  /** Whether it runs queued scans itself (default true; false: only worker processes do). */
+  scanWorker?: boolean;
   /** The address the snippet and the banner use; `self`: the test service's own (for a browser). */
   publicBaseUrl?: 'self' | string;
 };
@@ -80,6 +84,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const database = await openServiceDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const metrics = await metricsOf(database);
+  const scanQueue = await startScanQueue({ url: database.url, onError: () => {} });
   // Listening first, so that the service may know its own address.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,12 +96,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     displayCountFlushMs: options.displayCountFlushMs,
     scanner,
     maxConcurrentScans: options.maxConcurrentScans ?? 2,
+    scanQueue,
     adminApiKey: ADMIN_KEY,
     publicBaseUrl,
     observeScan: metrics.scan,
   });
   // As the service does before it listens: this month's consent partition exists.
   await services.consents.ensure();
+  if (options.scanWorker !== false) await startScanWorker(scanQueue, services.scanJobs.runner, options.maxConcurrentScans ?? 2);
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -155,6 +162,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await scanQueue.stop(5_000);
       await scanner.close();
       await services.banner.close();
       services.consents.close();

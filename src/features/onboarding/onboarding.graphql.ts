@@ -41,7 +41,7 @@ const PostalAddressType = builder.objectRef<OnboardingScanResult['address']>('Po
 
 const EvidenceType = builder.objectRef<AvailablePreset['evidence'][number]>('PresetEvidence').implement({
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: oneOf(['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe']) }),
+    kind: t.exposeString('kind', { description: oneOf(['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe', 'stylesheet', 'font']) }),
     value: t.exposeString('value'),
   }),
 });
@@ -58,7 +58,7 @@ const AvailablePresetType = builder.objectRef<AvailablePreset>('AvailablePreset'
   }),
 });
 
-const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>('ScanCookie').implement({
+export const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>('ScanCookie').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     domain: t.exposeString('domain'),
@@ -71,7 +71,7 @@ const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>('ScanCo
   }),
 });
 
-const StorageKeyType = builder.objectRef<ScanStorage['localStorage'][number]>('ScanStorageKey').implement({
+export const StorageKeyType = builder.objectRef<ScanStorage['localStorage'][number]>('ScanStorageKey').implement({
   fields: (t) => ({ name: t.exposeString('name'), origin: t.exposeString('origin') }),
 });
 
@@ -80,18 +80,22 @@ const ScanStorageType = builder.objectRef<ScanStorage>('ScanStorage').implement(
     cookies: t.expose('cookies', { type: [ScanCookieType] }),
     localStorage: t.expose('localStorage', { type: [StorageKeyType] }),
     sessionStorage: t.expose('sessionStorage', { type: [StorageKeyType] }),
+    indexedDB: t.expose('indexedDB', { type: [StorageKeyType], description: 'IndexedDB databases, by name and origin.' }),
+    cacheStorage: t.expose('cacheStorage', { type: [StorageKeyType], description: 'Cache Storage caches, by name and origin.' }),
   }),
 });
 
-const ScanPageType = builder.objectRef<OnboardingScanResult['pages'][number]>('ScanPage').implement({
+export const ScanPageType = builder.objectRef<OnboardingScanResult['pages'][number]>('ScanPage').implement({
   fields: (t) => ({
     url: t.exposeString('url'),
     status: t.exposeInt('status', { nullable: true }),
     error: t.exposeString('error', { nullable: true }),
+    landedUrl: t.exposeString('landedUrl', { nullable: true, description: 'Where the page landed after redirects, when it loaded.' }),
+    slow: t.boolean({ description: 'Some of its requests had not finished when it was read; what had loaded was taken.', resolve: (page) => page.slow === true }),
   }),
 });
 
-const ScanResultType = builder.objectRef<OnboardingScanResult>('OnboardingScanResult').implement({
+export const ScanResultType = builder.objectRef<OnboardingScanResult>('OnboardingScanResult').implement({
   fields: (t) => ({
     address: t.expose('address', { type: PostalAddressType }),
     imprintUrl: t.exposeString('imprintUrl', { nullable: true }),

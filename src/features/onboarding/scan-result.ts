@@ -1,0 +1,24 @@
+import type { Catalog } from '../catalog/catalog.ts';
+import type { ScanFindings } from '../../scanner/scan.ts';
+import type { OnboardingScanResult } from './onboarding.contract.ts';
+import { recogniseServices } from './recognise.ts';
+
+/** A scan's findings as the onboarding scan answers them: with the catalog services they reveal. */
+export function scanResultOf(findings: ScanFindings, catalog: Catalog): OnboardingScanResult {
+  return {
+    address: findings.address,
+    imprintUrl: findings.imprintUrl,
+    privacyPolicyUrl: findings.privacyPolicyUrl,
+    availablePresets: recogniseServices(catalog, findings),
+    storage: {
+      cookies: findings.cookies,
+      localStorage: findings.localStorage,
+      sessionStorage: findings.sessionStorage,
+      indexedDB: findings.indexedDB,
+      cacheStorage: findings.cacheStorage,
+    },
+    url: findings.url,
+    pages: findings.pages,
+    durationMs: findings.durationMs,
+  };
+}
