@@ -4,7 +4,7 @@ import { isHttpUrl, purposeId } from '../../kernel/contract/fields.ts';
 
 /**
  * A preset: a well-known service the catalog can recognise on a website and turn into an
- * embedding. The built-in presets are the project's own work (src/onboarding/catalog/services/);
+ * embedding. The built-in presets are the project's own work (src/features/catalog/services/);
  * operators extend recognition by importing Open Cookie Database files (catalog import).
  */
 
@@ -23,6 +23,9 @@ const texts = z.strictObject({
  */
 const URL_SIGNAL_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s]*)?$/;
 
+/** A host name such as `facebook.com` or `m.stripe.com`. */
+const HOST_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/;
+
 export const presetCookieSchema = z.strictObject({
   /** The exact name, or with `wildcard` a pattern in which `*` stands for any run of characters. */
   name: z.string().min(1),
@@ -30,6 +33,12 @@ export const presetCookieSchema = z.strictObject({
   storageType: z.enum(STORAGE_TYPES),
   lifetime: z.string().regex(LIFETIME_PATTERN),
   description: texts,
+  /**
+   * Other presets (by id) whose code sets a cookie of the same name without declaring it, such as
+   * gtag.js (Google Analytics 4) setting Universal Analytics' `_gid`. Where one of them is found
+   * on a site, the name goes to it instead of counting as evidence of this preset.
+   */
+  alsoSetBy: z.array(z.int().min(1).max(99_999)).optional(),
 });
 
 export const PRESET_CATEGORIES = [
@@ -68,7 +77,15 @@ export const presetSchema = z.strictObject({
     scripts: z.array(z.string().regex(URL_SIGNAL_PATTERN)),
     /** Iframe sources that reveal the service. */
     iframes: z.array(z.string().regex(URL_SIGNAL_PATTERN)),
+    /** Stylesheet and font sources that reveal the service (web fonts, CDNs); none when absent. */
+    resources: z.array(z.string().regex(URL_SIGNAL_PATTERN)).optional(),
   }),
+  /**
+   * Domains the service sets cookies on besides those of its signal hosts (Meta Pixel loads from
+   * connect.facebook.net but sets `fr` on facebook.com). A cookie on the registrable domain of a
+   * signal host or of one of these belongs to the service once the service is found on a site.
+   */
+  domains: z.array(z.string().regex(HOST_PATTERN)).optional(),
 });
 
 export type Preset = z.infer<typeof presetSchema>;

@@ -15,8 +15,11 @@ import { assetFromCatalog, embeddingFromCatalog } from './catalog-embedding.ts';
 import { presetKey } from './presets.operation.ts';
 
 /**
- * Cookies found on a site → embeddings. Each cookie is matched to a catalog service; each
- * recognised service gets one embedding with the matched assets (or the domain's existing
+ * Cookies found on a site → embeddings. Each cookie is attributed to a catalog service by
+ * `Catalog.attribute`, the list taken as what one site holds: by name, and by the domain it was
+ * set on when the client sends one (`fr` on `.facebook.com` goes to Meta Pixel when `_fbp` names
+ * it; `_ga` goes to Google Analytics 4 next to `_ga_<id>`, to Universal Analytics next to `_gat`).
+ * Each recognised service gets one embedding with the matched assets (or the domain's existing
  * embedding for that service gets the assets it lacks); cookies nobody recognises go into one
  * inactive embedding with purpose "other", so nothing is lost.
  */
@@ -44,7 +47,7 @@ export type CookiePlan = {
   /** null: nobody recognised it; it goes to the "unrecognised" embedding. */
   rule: MatchRule | null;
   preset: { id: number; name: string } | null;
-  /** The catalog name that matched (a pattern such as `_ga_*` for wildcard rules). */
+  /** The catalog name that matched (a pattern such as `_ga_*` for wildcard rules); null when only the domain did. */
   pattern: string | null;
 };
 
@@ -71,16 +74,13 @@ const assetKey = (asset: { name: string; storageType?: string | undefined }) => 
 
 const sameName = (name: string) => name.trim().toLocaleLowerCase('en');
 
+type EmbeddingHead = Pick<EmbeddingRow, 'id' | 'name' | 'catalogKey'>;
+
 /**
  * The domain's embedding for each group, if it has one: the one onboarding made for that
  * service, else one the operator made by hand under the service's name (e.g. "YouTube").
  */
-async function findExistingEmbeddings(em: EntityManager, domain: DomainRow, groups: Map<string, Group>): Promise<void> {
-  const candidates = await em.find(
-    EmbeddingEntity,
-    { domain },
-    { fields: ['id', 'name', 'catalogKey'], orderBy: { id: 'asc' }, disableIdentityMap: true },
-  );
+async function findExistingEmbeddings(em: EntityManager, candidates: EmbeddingHead[], groups: Map<string, Group>): Promise<void> {
   const chosen = new Map<string, string>();
   for (const group of groups.values()) {
     const byKey = candidates.find((embedding) => embedding.catalogKey === group.key);
@@ -96,13 +96,24 @@ async function findExistingEmbeddings(em: EntityManager, domain: DomainRow, grou
 /** Works out what to create and extend; reads, never writes. */
 async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCookie[]) {
   const catalog = await loadCatalog(em);
+  const present: EmbeddingHead[] = await em.find(
+    EmbeddingEntity,
+    { domain },
+    { fields: ['id', 'name', 'catalogKey'], orderBy: { id: 'asc' }, disableIdentityMap: true },
+  );
+  // The services the domain has embeddings of are on the site too: `_ga` and `_gid` next to a GA4 embedding are GA4's.
+  const configured = present.flatMap((embedding) => {
+    const entry = catalog.byId(Number(/^preset:(\d+)$/.exec(embedding.catalogKey ?? '')?.[1]));
+    return entry ? [entry] : [];
+  });
   const groups = new Map<string, Group>();
-  const cookiePlans = cookies.map((cookie): CookiePlan => {
-    const match = catalog.matchStorageKey(cookie.name, cookie.storageType);
+  const owners = catalog.attribute(cookies, configured);
+  const cookiePlans = cookies.map((cookie, index): CookiePlan => {
+    const match = owners[index];
     const key = match ? presetKey(match.entry.id) : UNRECOGNISED;
     const group = groups.get(key) ?? { key, entry: match?.entry ?? null, assets: new Map() };
     groups.set(key, group);
-    const asset: AssetCreate = match
+    const asset: AssetCreate = match?.cookie
       ? { ...assetFromCatalog(match.cookie), storageType: match.cookie.storageType ?? cookie.storageType }
       : { name: cookie.name, storageType: cookie.storageType };
     if (!group.assets.has(assetKey(asset))) group.assets.set(assetKey(asset), asset);
@@ -111,11 +122,11 @@ async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCoo
       storageType: cookie.storageType,
       rule: match?.rule ?? null,
       preset: match ? { id: match.entry.id, name: match.entry.name } : null,
-      pattern: match?.cookie.name ?? null,
+      pattern: match?.cookie?.name ?? null,
     };
   });
 
-  await findExistingEmbeddings(em, domain, groups);
+  await findExistingEmbeddings(em, present, groups);
   for (const group of groups.values()) {
     if (!group.existing) continue;
     const present = new Set(group.existing.assets.getItems().map(assetKey));

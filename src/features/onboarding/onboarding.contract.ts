@@ -20,6 +20,12 @@ export const onboardingPresetList = list(
 
 export const ONBOARDING_STORAGE_TYPES = ['cookie', 'localStorage', 'sessionStorage'] as const;
 
+/** A cookie domain (`.facebook.com`, `m.stripe.com`) or a host name. */
+const HOST_PATTERN = /^\.?(?:[a-z0-9_-]+\.)*[a-z0-9_-]+$/i;
+
+/** A host name with an optional leading dot, or an http(s) origin (`https://www.youtube.com`). */
+const isDomainOrOrigin = (value: string) => HOST_PATTERN.test(value) || (isHttpUrl(value) && new URL(value).origin === value);
+
 export const onboardingCookieList = list(
   z.strictObject({
     name: text()
@@ -27,10 +33,18 @@ export const onboardingCookieList = list(
       .max(255, 'must be at most 255 characters')
       .meta({ description: 'A cookie or storage key name as found on the site.' }),
     storageType: z.enum(ONBOARDING_STORAGE_TYPES),
+    domain: text()
+      .max(255, 'must be at most 255 characters')
+      .refine(isDomainOrOrigin, { message: 'must be a cookie domain or host name (such as .facebook.com) or an http(s) origin' })
+      .optional()
+      .meta({
+        description:
+          "Extra (not in CCM19; leave it out and names alone decide): where the browser kept it, as a scan reports it: a cookie's domain (`.facebook.com`) or a storage key's origin. A name set on the domain of a service recognised in the same list goes to that service, whatever the name (`fr` on `.facebook.com` next to Meta Pixel's `_fbp`).",
+      }),
   }),
 ).meta({
   description:
-    'Recognised names go to the embedding of their service (created or extended); the rest to one inactive "Unrecognised cookies" embedding (purpose other).',
+    'Recognised names go to the embedding of their service (created or extended); the rest to one inactive "Unrecognised cookies" embedding (purpose other). Names are recognised by the catalog (exact names before patterns) and, for items that carry a `domain`, by the domain they were set on.',
 });
 
 export type OnboardingPreset = z.infer<typeof onboardingPresetList>[number];

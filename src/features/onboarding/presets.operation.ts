@@ -6,15 +6,19 @@ import { type DomainScope } from '../../kernel/access.ts';
 import { requireDomain } from '../domains/domain.access.ts';
 import { insertEmbedding } from '../embeddings/embedding.operations.ts';
 import { EmbeddingEntity } from '../embeddings/embedding.entity.ts';
-import { loadCatalog } from '../catalog/catalog.ts';
+import { type CatalogCookie, type CatalogEntry, loadCatalog } from '../catalog/catalog.ts';
 import { embeddingFromCatalog } from './catalog-embedding.ts';
 
 export const presetKey = (presetId: number) => `preset:${presetId}`;
 
+const cookieKey = (cookie: CatalogCookie) => `${cookie.storageType ?? 'cookie'} ${cookie.name}`;
+
 /**
  * One embedding, with all the service's assets and translations, per preset; all or nothing. A
  * preset the domain already has answers with its existing embedding (switched on if `active`
- * says so, otherwise left as it is).
+ * says so, otherwise left as it is). A cookie several presets of the request list goes into one
+ * embedding only, that of the preset the catalog prefers for the name (`_ga` of Google Analytics
+ * 4 and Universal Analytics: Google Analytics 4).
  */
 export async function importPresets(
   ctx: RequestContext,
@@ -31,6 +35,16 @@ export async function importPresets(
     // A preset the domain already has is not imported twice: its embedding (with the operator's edits) is the answer.
     const existing = await em.find(EmbeddingEntity, { domain: domain.id, catalogKey: { $in: presets.map((preset) => presetKey(preset.id)) } });
     const byKey = new Map(existing.map((embedding) => [embedding.catalogKey, embedding]));
+    const requested = presets.map((preset) => catalog.byId(preset.id)!);
+    const listing = Map.groupBy(
+      requested.flatMap((entry) => entry.cookies.map((cookie) => ({ entry, key: cookieKey(cookie) }))),
+      ({ key }) => key,
+    );
+    const ownCookies = (entry: CatalogEntry) =>
+      entry.cookies.filter((cookie) => {
+        const listers = [...new Set(listing.get(cookieKey(cookie))!.map((item) => item.entry))];
+        return listers.length === 1 || catalog.preferredOf(listers, cookie) === entry;
+      });
     const results = presets.map((preset) => {
       const entry = catalog.byId(preset.id)!;
       const present = byKey.get(presetKey(entry.id));
@@ -38,7 +52,7 @@ export async function importPresets(
         if (preset.active === true) present.active = true;
         return { presetId: entry.id, embeddingId: present.id };
       }
-      const input = embeddingFromCatalog(entry, entry.cookies, preset.active ?? false);
+      const input = embeddingFromCatalog(entry, ownCookies(entry), preset.active ?? false);
       const [embedding] = insertEmbedding(em, domain, input, presetKey(entry.id));
       return { presetId: entry.id, embeddingId: embedding.id };
     });

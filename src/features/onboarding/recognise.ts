@@ -1,12 +1,23 @@
 import type { AvailablePreset } from './onboarding.contract.ts';
-import type { Catalog, CatalogEntry } from '../catalog/catalog.ts';
+import type { Catalog, CatalogEntry, FoundKey, UrlKind } from '../catalog/catalog.ts';
 import type { ScanFindings } from '../../scanner/scan.ts';
 
 type Evidence = AvailablePreset['evidence'][number];
 
+/** Each list of URLs a scan reports: the evidence kind it gives and the signals it is matched against. */
+const URL_EVIDENCE: readonly ['scripts' | 'iframes' | 'stylesheets' | 'fonts', Evidence['kind'], UrlKind][] = [
+  ['scripts', 'script', 'scripts'],
+  ['iframes', 'iframe', 'iframes'],
+  ['stylesheets', 'stylesheet', 'resources'],
+  ['fonts', 'font', 'resources'],
+];
+
 /**
- * The catalog services a scan's findings reveal, by id, each with what revealed it: cookies and
- * storage keys by name (exact or pattern), scripts and frames by their source address.
+ * The catalog services a scan's findings reveal, by id, each with what revealed it: scripts,
+ * frames, stylesheets and fonts by their source address; cookies and storage keys by name and by
+ * the domain they were set on (a cookie's domain, a storage key's origin), as
+ * `Catalog.attribute` decides. A cookie that belongs to a service by its domain is evidence of
+ * that service, whatever its name (`fr` on `.facebook.com` once Meta Pixel is found).
  */
 export function recogniseServices(catalog: Catalog, findings: ScanFindings): AvailablePreset[] {
   const found = new Map<number, { entry: CatalogEntry; evidence: Evidence[] }>();
@@ -15,21 +26,27 @@ export function recogniseServices(catalog: Catalog, findings: ScanFindings): Ava
     if (!record.evidence.some((e) => e.kind === evidence.kind && e.value === evidence.value)) record.evidence.push(evidence);
     found.set(entry.id, record);
   };
-  for (const cookie of findings.cookies) {
-    const match = catalog.matchStorageKey(cookie.name, 'cookie');
-    if (match) note(match.entry, { kind: 'cookie', value: cookie.name });
-  }
-  for (const kind of ['localStorage', 'sessionStorage'] as const) {
-    for (const key of findings[kind]) {
-      const match = catalog.matchStorageKey(key.name, kind);
-      if (match) note(match.entry, { kind, value: key.name });
-    }
-  }
-  for (const [kind, urls] of [['script', findings.scripts], ['iframe', findings.iframes]] as const) {
-    for (const source of urls) {
-      for (const entry of catalog.matchUrl(source, kind === 'script' ? 'scripts' : 'iframes')) note(entry, { kind, value: source });
-    }
-  }
+
+  const byUrl: [CatalogEntry, Evidence][] = URL_EVIDENCE.flatMap(([field, kind, signals]) =>
+    findings[field].flatMap((source) => catalog.matchUrl(source, signals).map((entry): [CatalogEntry, Evidence] => [entry, { kind, value: source }])),
+  );
+
+  const keys: (FoundKey & { kind: 'cookie' | 'localStorage' | 'sessionStorage' })[] = [
+    ...findings.cookies.map((cookie) => ({ kind: 'cookie' as const, name: cookie.name, storageType: 'cookie' as const, domain: cookie.domain })),
+    ...(['localStorage', 'sessionStorage'] as const).flatMap((kind) =>
+      findings[kind].map((key) => ({ kind, name: key.name, storageType: kind, domain: key.origin })),
+    ),
+  ];
+  const owners = catalog.attribute(
+    keys,
+    byUrl.map(([entry]) => entry),
+  );
+  keys.forEach((key, index) => {
+    const owner = owners[index];
+    if (owner) note(owner.entry, { kind: key.kind, value: key.name });
+  });
+  for (const [entry, evidence] of byUrl) note(entry, evidence);
+
   return [...found.values()]
     .sort((a, b) => a.entry.id - b.entry.id)
     .map(({ entry, evidence }) => ({

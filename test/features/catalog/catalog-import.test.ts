@@ -96,6 +96,47 @@ describe('catalog import', () => {
     expect(again).toEqual(ids);
   });
 
+  it('puts an exact name of an imported file before a built-in pattern: AMP_TOKEN is Google’s, not Amplitude’s AMP_*', async () => {
+    // A second file in the same format, of the project's making: Universal Analytics' AMP cookie as an exact name.
+    const google = join(workDir, 'google-analytics.csv');
+    await writeFile(
+      google,
+      [
+        'ID,Platform,Category,Cookie / Data Key name,Domain,Description,Retention period,Data Controller,User Privacy & GDPR Rights Portals,Wildcard match',
+        '0c6f1d2e-7a41-4b8e-9d53-1f2a3b4c5d61,Google Analytics,Analytics,AMP_TOKEN,,"Token for fetching a client id for AMP pages, or why none could be fetched",1 year,Google,https://policies.google.com/privacy,0',
+        '0c6f1d2e-7a41-4b8e-9d53-1f2a3b4c5d62,Google Analytics,Analytics,_gat_gtag_,,"Throttles the requests of one property; its id follows the prefix",1 minute,Google,https://policies.google.com/privacy,1',
+      ].join('\n'),
+    );
+    const { stdout } = await importFile(google);
+    expect(stdout).toMatch(/imported 2 cookies of 1 services \(1 new\)/);
+
+    const database = await target.open();
+    try {
+      const catalog = await loadCatalog(database.orm.em.fork());
+      expect(catalog.matchStorageKey('AMP_TOKEN', 'cookie')).toMatchObject({ rule: 'imported', entry: { name: 'Google Analytics', source: 'imported' } });
+      // Amplitude's pattern keeps every other AMP_ name.
+      expect(catalog.matchStorageKey('AMP_5d2e8f6a0b', 'cookie')).toMatchObject({ rule: 'wildcard', entry: { name: 'Amplitude', source: 'builtin' } });
+      // Built-in names still come first where both tiers are equally sure: exact before exact, pattern before pattern.
+      expect(catalog.matchStorageKey('_hjid', 'cookie')).toMatchObject({ rule: 'exact', entry: { name: 'Hotjar', source: 'builtin' } });
+      expect(catalog.matchStorageKey('_hjSession_4711', 'cookie')).toMatchObject({ rule: 'wildcard', entry: { name: 'Hotjar', source: 'builtin' } });
+      expect(catalog.matchStorageKey('_gat_gtag_UA_12345_1', 'cookie')).toMatchObject({
+        rule: 'wildcard',
+        entry: { name: 'Google Analytics (Universal Analytics)', source: 'builtin' },
+      });
+      // The Domain column of the first file names where Sample Ads Network sets its cookies: an unlisted one there is its own.
+      const owners = catalog.attribute([
+        { name: 'sadn_uid', storageType: 'cookie', domain: '.sample-network.example' },
+        { name: 'sadn_partner_42', storageType: 'cookie', domain: 'ads.sample-network.example' },
+      ]);
+      expect(owners.map((owner) => [owner?.entry.name, owner?.rule])).toEqual([
+        ['Sample Ads Network', 'imported'],
+        ['Sample Ads Network', 'domain'],
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses a file that is not in the Open Cookie Database format, with one clear line and a non-zero exit', async () => {
     const wrong = join(workDir, 'wrong.csv');
     await writeFile(wrong, 'name,value\n_ga,1\n');

@@ -23,6 +23,7 @@ const preset = (name: string) => {
 };
 const YOUTUBE = preset('YouTube');
 const GA4 = preset('Google Analytics 4');
+const UA = preset('Google Analytics (Universal Analytics)');
 
 const gqlScope = (domain: DomainPath) => ({ clientId: domain.clientId, domainId: domain.domainId });
 
@@ -205,6 +206,22 @@ describe('import presets', () => {
     expect(embeddings).toHaveLength(2);
   });
 
+  it('lists a cookie two presets of one request share in one embedding only: _ga goes to GA4, not also to Universal Analytics', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: UA.id }, { id: GA4.id }]);
+    expect(answer.status, answer.text).toBe(201);
+    const [ua, ga4] = await Promise.all(
+      answer.body.map(async (result: { embeddingId: string }) => (await service.rest('GET', `${domain.base}/embedding/${result.embeddingId}`)).body),
+    );
+    expect(ga4.assets.map((a: { name: string }) => a.name)).toEqual(['_ga', '_ga_*']);
+    expect(ua.assets.map((a: { name: string }) => a.name)).toEqual(UA.cookies.map((c) => c.name).filter((name) => name !== '_ga'));
+    // Alone, a preset still brings every cookie it lists.
+    const other = await createDomain(service);
+    const alone = await service.rest('POST', `${other.base}/onboarding/presets`, [{ id: UA.id }]);
+    expect(alone.status, alone.text).toBe(201);
+    const uaAlone = (await service.rest('GET', `${other.base}/embedding/${alone.body[0].embeddingId}`)).body;
+    expect(uaAlone.assets.map((a: { name: string }) => a.name)).toEqual(UA.cookies.map((c) => c.name));
+  });
+
   it.each([
     ['an unknown preset id', [{ id: YOUTUBE.id }, { id: 99_999 }], ['/1/id']],
     ['a repeated preset id', [{ id: YOUTUBE.id }, { id: YOUTUBE.id }], ['/1/id']],
@@ -302,6 +319,18 @@ describe('embeddings from cookies', () => {
     expect(ga.assets.map((a) => a.name)).toEqual(GA4.cookies.map((c) => c.name));
   });
 
+  it('counts the services the domain has embeddings of as found: _ga and _gid next to its GA4 embedding go there, no UA is made', async () => {
+    const imported = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }]);
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: '_ga', storageType: 'cookie' },
+      { name: '_gid', storageType: 'cookie' },
+    ]);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.map((e: { id: string; assets: { name: string }[] }) => [e.id, e.assets.map((a) => a.name)])).toEqual([
+      [imported.body[0].embeddingId, ['_ga', '_ga_*', '_gid']],
+    ]);
+  });
+
   it('adds to an embedding the operator made by hand under the service\'s name, matched case-insensitively', async () => {
     const made = await service.rest('POST', `${domain.base}/embedding`, {
       name: 'youtube',
@@ -317,6 +346,52 @@ describe('embeddings from cookies', () => {
     expect(answer.body[0]).toMatchObject({ id: made.body.id, name: 'youtube' });
     expect(answer.body[0].assets.map((a: { name: string }) => a.name)).toEqual(['VISITOR_INFO1_LIVE', 'YSC']);
     expect((await service.rest('GET', `${domain.base}/embedding`)).body).toHaveLength(1);
+  });
+
+  it("puts a cookie sent with its domain into the embedding of the service that owns the domain (`fr` on .facebook.com, Stripe's `m`)", async () => {
+    const META_PIXEL = preset('Meta Pixel');
+    const STRIPE = preset('Stripe');
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: '_fbp', storageType: 'cookie', domain: 'www.shop.example' },
+      { name: 'fr', storageType: 'cookie', domain: '.facebook.com' },
+      { name: '__stripe_mid', storageType: 'cookie' },
+      { name: 'm', storageType: 'cookie', domain: 'm.stripe.com' },
+      { name: 'mystery', storageType: 'cookie', domain: '.shop.example' },
+    ]);
+    expect(answer.status, answer.text).toBe(201);
+    const assets = Object.fromEntries(answer.body.map((e: { name: string; assets: { name: string }[] }) => [e.name, e.assets.map((a) => a.name)]));
+    expect(assets).toEqual({ [META_PIXEL.name]: ['_fbp', 'fr'], [STRIPE.name]: ['__stripe_mid', 'm'], 'Unrecognised cookies': ['mystery'] });
+    const fr = answer.body.find((e: { name: string }) => e.name === META_PIXEL.name).assets[1];
+    expect(fr).toMatchObject({ name: 'fr', description: META_PIXEL.cookies.find((c) => c.name === 'fr')!.description.en_US });
+  });
+
+  it('keeps matching on names alone for a client that sends no domains (CCM19): `fr` then goes to "Unrecognised cookies"', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [
+      { name: '_fbp', storageType: 'cookie' },
+      { name: 'fr', storageType: 'cookie' },
+    ]);
+    expect(answer.status, answer.text).toBe(201);
+    const assets = Object.fromEntries(answer.body.map((e: { name: string; assets: { name: string }[] }) => [e.name, e.assets.map((a) => a.name)]));
+    expect(assets).toEqual({ [preset('Meta Pixel').name]: ['_fbp'], 'Unrecognised cookies': ['fr'] });
+  });
+
+  it.each([
+    ['_ga and _ga_<id> (GA4): one GA4 embedding with both, no Universal Analytics', ['_ga', '_ga_ABC123'], { [GA4.name]: ['_ga', '_ga_*'] }],
+    [
+      '_ga, _ga_<id> and _gid (GA4, whose gtag.js sets _gid too): one GA4 embedding with all three',
+      ['_ga', '_ga_ABC123', '_gid'],
+      { [GA4.name]: ['_ga', '_ga_*', '_gid'] },
+    ],
+    ['_ga, _gid and _gat (classic Universal Analytics): one UA embedding with all three', ['_ga', '_gid', '_gat'], { [UA.name]: ['_ga', '_gid', '_gat'] }],
+    ['_ga and _gid (no GA4 evidence): one UA embedding', ['_ga', '_gid'], { [UA.name]: ['_ga', '_gid'] }],
+  ])('makes for %s', async (_, names, expected) => {
+    const answer = await service.rest(
+      'POST',
+      `${domain.base}/onboarding/embeddingsFromCookies`,
+      names.map((name) => ({ name, storageType: 'cookie' })),
+    );
+    expect(answer.status, answer.text).toBe(201);
+    expect(Object.fromEntries(answer.body.map((e: { name: string; assets: { name: string }[] }) => [e.name, e.assets.map((a) => a.name)]))).toEqual(expected);
   });
 
   it('recognises no service by a name many sites give their own cookies', async () => {
@@ -335,6 +410,7 @@ describe('embeddings from cookies', () => {
     ['an empty name', [{ name: '', storageType: 'cookie' }], '/0/name'],
     ['an unknown storage type', [{ name: 'x', storageType: 'indexedDb' }], '/0/storageType'],
     ['a missing storage type', [{ name: 'x' }], '/0/storageType'],
+    ['a domain that is no host name', [{ name: 'x', storageType: 'cookie', domain: 'not a domain' }], '/0/domain'],
   ])('answers 400 for %s and creates nothing', async (_, bad, pointer) => {
     const before = await domainState(service, domain);
     const answer = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, [{ name: '_ga', storageType: 'cookie' }, ...bad]);

@@ -12,16 +12,22 @@ type CookieFacts = {
   lifetime: string;
   en: string;
   de: string;
+  /** Presets that set the same name without listing it (see PresetCookie). */
+  alsoSetBy?: number[];
 };
 
 /** A cookie or storage key; a `*` in the name makes it a wildcard pattern. */
-const cookie = ({ name, storageType = 'cookie', lifetime, en, de }: CookieFacts): PresetCookie => ({
+const cookie = ({ name, storageType = 'cookie', lifetime, en, de, alsoSetBy }: CookieFacts): PresetCookie => ({
   name,
   wildcard: name.includes('*'),
   storageType,
   lifetime,
   description: { de_DE: de, en_US: en },
+  ...(alsoSetBy ? { alsoSetBy } : {}),
 });
+
+/** Google Analytics 4, whose gtag.js sets some of Universal Analytics' cookies too. */
+const GA4_ID = 1;
 
 const GOOGLE = 'Google Ireland Limited';
 const GOOGLE_PRIVACY = 'https://policies.google.com/privacy';
@@ -31,7 +37,7 @@ const MICROSOFT_PRIVACY = 'https://privacy.microsoft.com/privacystatement';
 export const analyticsAndAds: Preset[] = [
   // ── Web analytics ────────────────────────────────────────────────────────────────────────────
   {
-    id: 1,
+    id: GA4_ID,
     name: 'Google Analytics 4',
     vendor: GOOGLE,
     purpose: 'a717ff5',
@@ -96,6 +102,8 @@ export const analyticsAndAds: Preset[] = [
         lifetime: '1 day',
         en: 'Short-lived ID that groups the page views of one browser within a day.',
         de: 'Kurzlebige ID, die die Seitenaufrufe eines Browsers innerhalb eines Tages zusammenfasst.',
+        // gtag.js sets it on many GA4 sites as well: there it says nothing about Universal Analytics.
+        alsoSetBy: [GA4_ID],
       }),
       cookie({
         name: '_gat',
@@ -1546,6 +1554,7 @@ export const analyticsAndAds: Preset[] = [
       scripts: ['connect.facebook.net/en_US/fbevents.js', 'connect.facebook.net/signals/'],
       iframes: [],
     },
+    domains: ['facebook.com'],
   },
   {
     id: 74,
@@ -1611,6 +1620,7 @@ export const analyticsAndAds: Preset[] = [
       }),
     ],
     signals: { scripts: ['snap.licdn.com'], iframes: [] },
+    domains: ['linkedin.com'],
   },
   {
     id: 75,
@@ -1692,6 +1702,7 @@ export const analyticsAndAds: Preset[] = [
       }),
     ],
     signals: { scripts: ['static.ads-twitter.com'], iframes: [] },
+    domains: ['t.co', 'twitter.com', 'x.com'],
   },
   {
     id: 77,
@@ -1738,6 +1749,7 @@ export const analyticsAndAds: Preset[] = [
       }),
     ],
     signals: { scripts: ['s.pinimg.com/ct/'], iframes: [] },
+    domains: ['pinterest.com'],
   },
   {
     id: 78,

@@ -935,6 +935,8 @@ export const embedsAndWidgets: Preset[] = [
     signals: {
       scripts: ['fonts.googleapis.com', 'fonts.gstatic.com'],
       iframes: [],
+      // The stylesheet comes from fonts.googleapis.com, the font files from fonts.gstatic.com.
+      resources: ['fonts.googleapis.com', 'fonts.gstatic.com'],
     },
   },
   {
@@ -958,6 +960,8 @@ export const embedsAndWidgets: Preset[] = [
     signals: {
       scripts: ['use.typekit.net', 'p.typekit.net'],
       iframes: [],
+      // A project's stylesheet and fonts come from use.typekit.net; p.typekit.net counts page views.
+      resources: ['use.typekit.net', 'p.typekit.net'],
     },
   },
   {
@@ -981,6 +985,8 @@ export const embedsAndWidgets: Preset[] = [
     signals: {
       scripts: ['kit.fontawesome.com', 'use.fontawesome.com', 'ka-f.fontawesome.com'],
       iframes: [],
+      // The CDN's stylesheets (use.) and the fonts a kit loads (ka-f. free, ka-p. Pro).
+      resources: ['use.fontawesome.com', 'ka-f.fontawesome.com', 'ka-p.fontawesome.com'],
     },
   },
   {
@@ -1004,6 +1010,7 @@ export const embedsAndWidgets: Preset[] = [
     signals: {
       scripts: ['cdn.jsdelivr.net', 'fastly.jsdelivr.net'],
       iframes: [],
+      resources: ['cdn.jsdelivr.net', 'fastly.jsdelivr.net'],
     },
   },
   {
@@ -1027,6 +1034,33 @@ export const embedsAndWidgets: Preset[] = [
     signals: {
       scripts: ['cdnjs.cloudflare.com'],
       iframes: [],
+      resources: ['cdnjs.cloudflare.com'],
+    },
+  },
+  {
+    id: 275,
+    name: 'Bunny Fonts',
+    vendor: 'BunnyWay d.o.o.',
+    purpose: OTHER,
+    category: 'fonts-and-cdn',
+    privacyPolicyUrl: 'https://bunny.net/privacy',
+    translations: {
+      de_DE: {
+        name: 'Bunny Fonts',
+        description:
+          'Schriftarten vom CDN bunny.net, als datenschutzfreundlicher Ersatz für Google Fonts gedacht; die Server erhalten dennoch die IP-Adresse des Besuchers.',
+      },
+      en_US: {
+        name: 'Bunny Fonts',
+        description:
+          'Web fonts from the bunny.net CDN, meant as a privacy-friendly stand-in for Google Fonts; its servers still receive the visitor’s IP address.',
+      },
+    },
+    cookies: [],
+    signals: {
+      scripts: [],
+      iframes: [],
+      resources: ['fonts.bunny.net'],
     },
   },
 
@@ -1201,11 +1235,19 @@ export const embedsAndWidgets: Preset[] = [
         'Session ID Stripe uses to prevent payment fraud.',
         'Sitzungskennung, mit der Stripe Zahlungsbetrug verhindert.',
       ),
+      cookie(
+        'm',
+        '2 years',
+        'Device ID on m.stripe.com that Stripe’s fraud detection uses.',
+        'Gerätekennung auf m.stripe.com für die Betrugserkennung von Stripe.',
+      ),
     ],
     signals: {
       scripts: ['js.stripe.com'],
       iframes: ['js.stripe.com'],
     },
+    // Its fraud-detection frame runs on m.stripe.network.
+    domains: ['stripe.network'],
   },
   {
     id: 301,
