@@ -16,7 +16,8 @@ import { buildServices } from '../src/app/services.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import { createScanner } from '../src/scanner/scan.ts';
 import { createSharedBrowser } from '../src/scanner/browser.ts';
-import { scanQueueOnDemand, startScanQueue } from '../src/features/scan-jobs/scan-queue.ts';
+import { composeScanning } from '../src/app/background.ts';
+import { startJobQueue } from '../src/db/job-queue.ts';
 
 const ADMIN = 'screenshot-admin-key-0123456789ab';
 const OUT = new URL('../screenshots/', import.meta.url).pathname;
@@ -29,8 +30,8 @@ const scanner = createScanner({ browser: createSharedBrowser(), policy: async (h
 const serviceServer = createServer();
 const base = await listen(serviceServer);
 // The screenshots start no scan: the queue would connect only if one were started.
-const scanQueue = scanQueueOnDemand(() => startScanQueue({ url: database.url, onError: () => {} }));
-const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, scanQueue, adminApiKey: ADMIN, publicBaseUrl: base });
+const { scanJobs } = composeScanning({ orm: database.orm, scanner, jobs: () => startJobQueue({ url: database.url, onError: () => {} }), pageLimit: 1, onError: () => {} });
+const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, scanJobs, adminApiKey: ADMIN, publicBaseUrl: base });
 serviceServer.on(
   'request',
   buildApp({

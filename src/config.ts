@@ -26,6 +26,8 @@ const settingsSchema = z.object({
   SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   /** Whether this process also runs queued scans (0: only worker processes do, `consent-config scan-worker`). */
   SCAN_WORKER: z.enum(['0', '1', 'true', 'false']).default('1'),
+  /** How often a domain with permanentScanEnabled is scanned again, in minutes (default daily). */
+  PERMANENT_SCAN_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(525_600).default(1440),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   CHROME_PATH: z.string().min(1).optional(),
   SCAN_PAGE_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
@@ -76,6 +78,8 @@ export type Settings = {
     maxConcurrent: number;
     /** Whether the API process also runs queued scans. */
     worker: boolean;
+    /** How often a domain with permanentScanEnabled is scanned again. */
+    permanentIntervalMinutes: number;
   };
   logLevel: z.infer<typeof settingsSchema>['LOG_LEVEL'];
   /** `json`, `pretty`, or undefined: pretty on a terminal, JSON otherwise. */
@@ -120,6 +124,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       pageConcurrency: s.SCAN_PAGE_CONCURRENCY,
       maxConcurrent: s.SCAN_MAX_CONCURRENT,
       worker: s.SCAN_WORKER === '1' || s.SCAN_WORKER === 'true',
+      permanentIntervalMinutes: s.PERMANENT_SCAN_INTERVAL_MINUTES,
     },
     logLevel: s.LOG_LEVEL,
     logFormat: s.LOG_FORMAT === 'auto' ? undefined : s.LOG_FORMAT,

@@ -95,6 +95,10 @@ const BASELINES: Record<string, Baseline> = {
   replacePlaceholders: ({ ids }, tag) => ({ ...domainOf(ids), placeholders: [{ name: `p-${tag}`, value: 'b' }] }),
   revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
   scanDomain: ({ ids }) => domainOf(ids),
+  startScan: ({ ids }) => domainOf(ids),
+  dismissScanFinding: ({ ids }) => ({ ...domainOf(ids), id: ids.findingId }),
+  setWebhook: ({ ids }) => ({ clientId: ids.clientId, input: { url: 'https://hooks.example.org/consent' } }),
+  deleteWebhook: ({ ids }) => ({ clientId: ids.clientId }),
   updateClient: ({ ids }) => ({ id: ids.clientId, input: { company: 'ACME' } }),
   updateDomain: ({ ids }) => ({ clientId: ids.clientId, id: ids.domainId, input: { country: 'DE' } }),
   updateEmbedding: ({ ids }) => ({ ...domainOf(ids), embeddingId: ids.embeddingId, input: { vendor: 'Someone' } }),
@@ -126,7 +130,7 @@ const ALLOWED_CODES = ['BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'GRAPHQL_VALID
 /** The default test service's scanner is offline: a scan that gets through validation fails upstream. */
 const allowedCodes = (mutation: string) => (mutation === 'scanDomain' ? [...ALLOWED_CODES, 'UPSTREAM_FAILURE'] : ALLOWED_CODES);
 /** Mutations whose success takes seeded objects away; the world is seeded anew after one succeeds. */
-const destroys = (mutation: string) => /^(delete|revoke)/.test(mutation);
+const destroys = (mutation: string) => /^(delete|revoke|dismiss)/.test(mutation);
 
 // ── variables as a tree, written out by hand so `__proto__` keys survive ───
 

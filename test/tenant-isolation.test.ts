@@ -260,9 +260,9 @@ describe('REST: a client key on another client', () => {
 
 // ── GraphQL ─────────────────────────────────────────────────────────────────
 
-type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId' | 'scanId';
+type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId' | 'scanId' | 'findingId';
 /** How deep an id sits: a mixed call takes the shallow ones from B and the deeper ones from A. */
-const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, scanId: 2, assetId: 3 };
+const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, scanId: 2, findingId: 2, assetId: 3 };
 
 /**
  * Valid arguments per mutation: which argument carries which id of the world, and the others.
@@ -300,6 +300,9 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   deleteTheme: { ids: { clientId: 'clientId', domainId: 'domainId', themeId: 'themeId' } },
   scanDomain: { ids: { clientId: 'clientId', domainId: 'domainId' } },
   startScan: { ids: { clientId: 'clientId', domainId: 'domainId' } },
+  dismissScanFinding: { ids: { clientId: 'clientId', domainId: 'domainId', id: 'findingId' } },
+  setWebhook: { ids: { clientId: 'clientId' }, args: () => ({ input: { url: 'https://hooks.example.org/intruder' } }) },
+  deleteWebhook: { ids: { clientId: 'clientId' } },
   importPresets: { ids: { clientId: 'clientId', domainId: 'domainId' }, args: () => ({ presets: [{ id: 200, active: true }] }) },
   applyLegalFindings: {
     ids: { clientId: 'clientId', domainId: 'domainId' },

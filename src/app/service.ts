@@ -11,8 +11,9 @@ import type { Scanner } from '../scanner/scan.ts';
 import { buildApp } from './http-app.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { StartupError } from '../startup-error.ts';
-import { type ScanQueue, startScanQueue } from '../features/scan-jobs/scan-queue.ts';
-import { startScanWorker } from '../features/scan-jobs/scan-worker.ts';
+import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
+import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
+import { dnsEgressPolicy } from '../scanner/address-policy.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -47,7 +48,8 @@ export async function startService(): Promise<ServiceHandle> {
   });
   let http: Http;
   let services: AppServices | undefined;
-  let scanQueue: ScanQueue | undefined;
+  let jobQueue: JobQueue | undefined;
+  let background: { stop(): Promise<void> } | undefined;
   try {
     const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
     if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
@@ -59,9 +61,18 @@ export async function startService(): Promise<ServiceHandle> {
       );
     }
     const metrics = await metricsOf(database);
-    scanQueue = await startScanQueue({
+    const jobs = (jobQueue = await startJobQueue({
       url: database.url,
-      onError: (error) => logger.warn({ err: error }, 'the scan queue failed (it keeps trying)'),
+      onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)'),
+    }));
+    const onBackgroundWorkError = (error: unknown, what: string) => logger.warn({ err: error }, what);
+    const scanning = composeScanning({
+      orm: database.orm,
+      scanner,
+      jobs: async () => jobs,
+      pageLimit: settings.scan.pageLimit,
+      webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses }),
+      onError: onBackgroundWorkError,
     });
     const app = buildApp({
       orm: database.orm,
@@ -74,8 +85,7 @@ export async function startService(): Promise<ServiceHandle> {
         consentRetentionDays: settings.consentRetentionDays,
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
-        scanQueue,
-        scanPageLimit: settings.scan.pageLimit,
+        scanJobs: scanning.scanJobs,
         adminApiKey: settings.adminApiKey,
         publicBaseUrl: settings.publicBaseUrl,
         observeScan: metrics.scan,
@@ -90,11 +100,20 @@ export async function startService(): Promise<ServiceHandle> {
     });
     // The consent records' partition for this month exists before the first record can arrive.
     await services!.consents.ensure();
-    if (settings.scan.worker) await startScanWorker(scanQueue, services!.scanJobs.runner, settings.scan.maxConcurrent);
+    if (settings.scan.worker) {
+      background = await startBackgroundWork({
+        orm: database.orm,
+        scanning,
+        concurrency: settings.scan.maxConcurrent,
+        permanentScan: permanentScanTiming(settings.scan.permanentIntervalMinutes),
+        onError: onBackgroundWorkError,
+      });
+    }
     http = drainableServer(app);
     await listen(http.server, settings);
   } catch (error) {
-    await scanQueue?.stop(0).catch(() => {});
+    await background?.stop().catch(() => {});
+    await jobQueue?.stop(0).catch(() => {});
     await services?.banner.close().catch(() => {});
     services?.consents.close();
     await stopAfterFailedStart(scanner, database);
@@ -124,7 +143,8 @@ export async function startService(): Promise<ServiceHandle> {
       await closed;
       clearTimeout(timeout);
       // Scans running here end first (within the timeout); the queue hands the others out again.
-      await scanQueue!.stop(settings.shutdownTimeoutMs);
+      await background?.stop();
+      await jobQueue!.stop(settings.shutdownTimeoutMs);
       await scanner.close();
       await services?.banner.close();
       services?.consents.close();

@@ -8,9 +8,8 @@ import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
 import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
 import { createScanGate, type ScanOutcome } from '../features/onboarding/scan-gate.ts';
-import { DEFAULT_SCAN_LIMITS, type Scanner } from '../scanner/scan.ts';
-import type { ScanQueue } from '../features/scan-jobs/scan-queue.ts';
-import { createScanJobs } from '../features/scan-jobs/scan-jobs.service.ts';
+import type { Scanner } from '../scanner/scan.ts';
+import type { ScanJobs } from '../features/scan-jobs/scan-jobs.service.ts';
 
 /** What the long-lived services are made of; the server, the command line and the tests differ only in these. */
 export type ServiceParts = {
@@ -26,10 +25,8 @@ export type ServiceParts = {
   /** Its browser starts with the first scan. */
   scanner: Scanner;
   maxConcurrentScans: number;
-  /** Where started scans go to the workers (features/scan-jobs/scan-queue.ts). */
-  scanQueue: ScanQueue;
-  /** The most pages a scan visits (the scanner's limit; default 10). */
-  scanPageLimit?: number;
+  /** Scans kept as jobs, on the job queue (app/background.ts `composeScanning`). */
+  scanJobs: ScanJobs;
   adminApiKey: string | undefined;
   publicBaseUrl: string;
   /** Where scan outcomes are counted (the metrics); default: nowhere. */
@@ -41,12 +38,7 @@ export function buildServices(parts: ServiceParts): AppServices {
   const services: AppServices = {
     scanner: parts.scanner,
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
-    scanJobs: createScanJobs({
-      orm: parts.orm,
-      scanner: parts.scanner,
-      queue: parts.scanQueue,
-      pageLimit: parts.scanPageLimit ?? DEFAULT_SCAN_LIMITS.pageLimit,
-    }),
+    scanJobs: parts.scanJobs,
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,

@@ -5,7 +5,8 @@ import { loadSettings, type Settings } from '../config.ts';
 import type { Database } from '../db/orm.ts';
 import { createRequestContext, type RequestContext } from '../kernel/context.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
-import { scanQueueOnDemand, startScanQueue } from '../features/scan-jobs/scan-queue.ts';
+import { composeScanning } from '../app/background.ts';
+import { jobQueueOnDemand, startJobQueue } from '../db/job-queue.ts';
 
 /** The database the settings name, and an administrator's context for operations, for the commands that need them. */
 
@@ -35,14 +36,14 @@ export async function withDatabase<T>(
 export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise<T>): Promise<T> {
   return withDatabase(async (database, settings) => {
     const scanner = scannerFromSettings(settings.scan);
-    const scanQueue = scanQueueOnDemand(() => startScanQueue({ url: database.url, onError: () => {} }));
+    const jobs = jobQueueOnDemand(() => startJobQueue({ url: database.url, onError: () => {} }));
+    const { scanJobs } = composeScanning({ orm: database.orm, scanner, jobs: jobs.queue, pageLimit: settings.scan.pageLimit, onError: () => {} });
     const services = buildServices({
       orm: database.orm,
       changes: database.changes,
       scanner,
       maxConcurrentScans: settings.scan.maxConcurrent,
-      scanQueue,
-      scanPageLimit: settings.scan.pageLimit,
+      scanJobs,
       adminApiKey: settings.adminApiKey,
       publicBaseUrl: settings.publicBaseUrl,
     });
@@ -50,7 +51,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       return await work(createRequestContext(database.orm, services, { kind: 'admin', keyName: 'command line' }, `cli-${randomUUID()}`));
     } finally {
       await scanner.close();
-      await scanQueue.stop();
+      await jobs.stop();
       await services.banner.close();
       await services.consents.ensure().catch(() => {});
       services.consents.close();

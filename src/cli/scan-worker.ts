@@ -1,7 +1,9 @@
 import { openServiceDatabase } from '../app/database.ts';
 import { loadSettings } from '../config.ts';
-import { startScanQueue, workerName } from '../features/scan-jobs/scan-queue.ts';
-import { startScanWorker } from '../features/scan-jobs/scan-worker.ts';
+import { workerName } from '../features/scan-jobs/scan-queue.ts';
+import { composeScanning, permanentScanTiming, startBackgroundWork } from '../app/background.ts';
+import { dnsEgressPolicy } from '../scanner/address-policy.ts';
+import { startJobQueue } from '../db/job-queue.ts';
 import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import { CliError } from './errors.ts';
@@ -27,16 +29,32 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
   );
   const scanner = scannerFromSettings(settings.scan);
   const worker = workerName();
-  const queue = await startScanQueue({ url: database.url, onError: (error) => logger.warn({ err: error }, 'the scan queue failed (it keeps trying)') });
+  const jobs = await startJobQueue({ url: database.url, onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)') });
+  const onError = (error: unknown, what: string) => logger.warn({ err: error }, what);
+  const scanning = composeScanning({
+    orm: database.orm,
+    scanner,
+    jobs: async () => jobs,
+    pageLimit: settings.scan.pageLimit,
+    webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses }),
+    onError,
+  });
   const concurrency = options.concurrency ?? settings.scan.maxConcurrent;
-  await startScanWorker(queue, { orm: database.orm, scanner, worker }, concurrency);
+  const background = await startBackgroundWork({
+    orm: database.orm,
+    scanning,
+    concurrency,
+    permanentScan: permanentScanTiming(settings.scan.permanentIntervalMinutes),
+    onError,
+  });
   logger.info({ worker, concurrency }, 'scan worker running: taking queued scans');
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   logger.info({ signal }, 'scan worker stopping: the scans running here end first');
-  await queue.stop(settings.shutdownTimeoutMs);
+  await background.stop();
+  await jobs.stop(settings.shutdownTimeoutMs);
   await scanner.close();
   await database.close();
   logger.info('scan worker stopped');

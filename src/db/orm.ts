@@ -66,7 +66,7 @@ export function ormConfig(
       ignoreRoutines: true,
       skipTables: ['consent_record', /^consent_record_/, 'configuration_revision', 'configuration_part'],
       // The job queue's own tables (pg-boss, Migration20261124180000_scan_jobs).
-      ignoreSchema: ['scan_queue'],
+      ignoreSchema: ['job_queue'],
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,

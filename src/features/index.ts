@@ -11,6 +11,7 @@ import { onboardingFeature } from './onboarding/index.ts';
 import { placeholdersFeature } from './placeholders/index.ts';
 import { revisionsFeature } from './revisions/index.ts';
 import { scanJobsFeature } from './scan-jobs/index.ts';
+import { permanentScanFeature } from './permanent-scan/index.ts';
 import { tcfVendorsFeature } from './tcf-vendors/index.ts';
 import { themesFeature } from './themes/index.ts';
 
@@ -33,6 +34,7 @@ export const features: readonly Feature[] = [
   consentsFeature,
   revisionsFeature,
   scanJobsFeature,
+  permanentScanFeature,
 ];
 
 /** Every stored entity, for the ORM. */

@@ -47,6 +47,14 @@ export async function seedWorld(service: TestService): Promise<World> {
   // Two scans that have ended, so that the newer compares with the older.
   const scanIds: string[] = [];
   for (let i = 0; i < 2; i++) scanIds.push(await scanToItsEnd(service, domain.base));
+  // A finding, as the permanent scan would record one (its sweep runs on a daily schedule in the tests).
+  const findingId = randomUUID();
+  await service.database.orm.em.fork().execute(
+    `insert into "scan_finding" ("id", "domain_id", "kind", "key", "name", "detail", "first_scan_id", "last_scan_id") values (?, ?, 'storage', ?, ?, ?, ?, ?)`,
+    [findingId, domain.domainId, 'localStorage seeded_key', 'seeded_key', JSON.stringify({ storageType: 'localStorage', name: 'seeded_key', origin: 'http://www.shop.test' }), scanIds[1], scanIds[1]],
+  );
+  const webhook = await service.rest('PUT', `${API}/${domain.clientId}/webhook`, { url: 'https://hooks.example.org/consent' });
+  expect(webhook.status, webhook.text).toBe(200);
   return {
     domain,
     ids: {
@@ -65,6 +73,7 @@ export async function seedWorld(service: TestService): Promise<World> {
       revisionId: '2',
       consentId,
       scanId: scanIds[1]!,
+      findingId,
     },
   };
 }
@@ -129,6 +138,7 @@ const samples: Record<string, (tag: string) => unknown> = {
   'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/presets': () => [{ id: 200, active: true }],
+  'PUT /hosting/api/client/:clientId/webhook': () => ({ url: 'https://hooks.example.org/changed' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/embeddingsFromCookies': (tag) => [
     { name: '_ga', storageType: 'cookie' },
     { name: `unknown-${tag}`, storageType: 'localStorage' },

@@ -7,11 +7,11 @@ import type { AppServices } from '../../src/kernel/context.ts';
 import type { Database } from '../../src/db/orm.ts';
 import type { EgressPolicy } from '../../src/scanner/address-policy.ts';
 import { createSharedBrowser } from '../../src/scanner/browser.ts';
-import { createScanner, type Scanner } from '../../src/scanner/scan.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, type Scanner } from '../../src/scanner/scan.ts';
 import { buildApp } from '../../src/app/http-app.ts';
 import { freshTestDatabase } from './database.ts';
-import { startScanQueue } from '../../src/features/scan-jobs/scan-queue.ts';
-import { startScanWorker } from '../../src/features/scan-jobs/scan-worker.ts';
+import { startJobQueue } from '../../src/db/job-queue.ts';
+import { composeScanning, type PermanentScanTiming, startBackgroundWork } from '../../src/app/background.ts';
 import { openApiValidator } from './openapi-validator.ts';
 
 export type HttpAnswer<T = any> = { status: number; headers: Headers; body: T; text: string };
@@ -71,8 +71,12 @@ export type TestServiceOptions = {
   consentsPerMinutePerAddress?: number;
   /** How often banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
-  /** Whether it runs queued scans itself (default true; false: only worker processes do). */
+  /** Whether it runs queued scans, webhook deliveries and the permanent scan itself (default true; false: only worker processes do). */
   scanWorker?: boolean;
+  /** The permanent scan's timing (default: daily, looked for every minute). */
+  permanentScan?: PermanentScanTiming;
+  /** Where webhook deliveries may connect (default: nowhere, the tests run offline). */
+  webhookPolicy?: EgressPolicy;
   /** The address the snippet and the banner use; `self`: the test service's own (for a browser). */
   publicBaseUrl?: 'self' | string;
 };
@@ -84,7 +88,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const database = await openServiceDatabase({ databaseUrl, dataDir: 'memory://', poolSize: options.poolSize ?? 5 });
   const scanner = options.scanner ?? createScanner({ browser: createSharedBrowser(), policy: offline });
   const metrics = await metricsOf(database);
-  const scanQueue = await startScanQueue({ url: database.url, onError: () => {} });
+  const jobQueue = await startJobQueue({ url: database.url, onError: () => {} });
+  const scanning = composeScanning({
+    orm: database.orm,
+    scanner,
+    jobs: async () => jobQueue,
+    pageLimit: DEFAULT_SCAN_LIMITS.pageLimit,
+    webhookPolicy: options.webhookPolicy ?? offline,
+    webhookRetryDelaySeconds: 1,
+    onError: () => {},
+  });
   // Listening first, so that the service may know its own address.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,14 +109,23 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     displayCountFlushMs: options.displayCountFlushMs,
     scanner,
     maxConcurrentScans: options.maxConcurrentScans ?? 2,
-    scanQueue,
+    scanJobs: scanning.scanJobs,
     adminApiKey: ADMIN_KEY,
     publicBaseUrl,
     observeScan: metrics.scan,
   });
   // As the service does before it listens: this month's consent partition exists.
   await services.consents.ensure();
-  if (options.scanWorker !== false) await startScanWorker(scanQueue, services.scanJobs.runner, options.maxConcurrentScans ?? 2);
+  const background =
+    options.scanWorker === false
+      ? undefined
+      : await startBackgroundWork({
+          orm: database.orm,
+          scanning,
+          concurrency: options.maxConcurrentScans ?? 2,
+          permanentScan: options.permanentScan ?? { intervalMs: 24 * 3_600_000, sweepEveryMs: 60_000 },
+          onError: () => {},
+        });
   const app = buildApp({
     orm: database.orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -162,7 +184,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await scanQueue.stop(5_000);
+      await background?.stop();
+      await jobQueue.stop(5_000);
       await scanner.close();
       await services.banner.close();
       services.consents.close();

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 import { getConstructionPlans } from 'pg-boss';
 
-/** The schema of the job queue (pg-boss) that delivers scans to workers. */
-export const SCAN_QUEUE_SCHEMA = 'scan_queue';
+/** The schema of the job queue (pg-boss, db/job-queue.ts): scans for workers, webhook deliveries. */
+export const JOB_QUEUE_SCHEMA = 'job_queue';
 
 /**
  * Scans as jobs (src/features/scan-jobs/): every scan is a `scan_job` row with its progress and
@@ -27,11 +27,11 @@ export class Migration20261124180000_scan_jobs extends Migration {
     this.addSql(
       `alter table "scan_job" add constraint "scan_job_domain_id_foreign" foreign key ("domain_id") references "domain" ("id") on delete cascade;`,
     );
-    this.addSql(withoutOwnTransaction(getConstructionPlans(SCAN_QUEUE_SCHEMA)));
+    this.addSql(withoutOwnTransaction(getConstructionPlans(JOB_QUEUE_SCHEMA)));
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`drop schema if exists "${SCAN_QUEUE_SCHEMA}" cascade;`);
+    this.addSql(`drop schema if exists "${JOB_QUEUE_SCHEMA}" cascade;`);
     this.addSql(`drop table if exists "scan_job" cascade;`);
   }
 }

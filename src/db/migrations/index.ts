@@ -10,6 +10,7 @@ import { Migration20261123200000_banner } from './Migration20261123200000_banner
 import { Migration20261123210000_consent_records } from './Migration20261123210000_consent_records.ts';
 import { Migration20261123230000_revisions } from './Migration20261123230000_revisions.ts';
 import { Migration20261124180000_scan_jobs } from './Migration20261124180000_scan_jobs.ts';
+import { Migration20261124190000_permanent_scan } from './Migration20261124190000_permanent_scan.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123210000_consent_records', class: Migration20261123210000_consent_records },
   { name: 'Migration20261123230000_revisions', class: Migration20261123230000_revisions },
   { name: 'Migration20261124180000_scan_jobs', class: Migration20261124180000_scan_jobs },
+  { name: 'Migration20261124190000_permanent_scan', class: Migration20261124190000_permanent_scan },
 ];

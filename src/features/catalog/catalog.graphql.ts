@@ -38,8 +38,12 @@ const PresetCookieType = builder.objectRef<CatalogCookie>('PresetCookie').implem
 });
 
 const PresetSignalsType = builder.objectRef<CatalogEntry['signals']>('PresetSignals').implement({
-  description: 'Script and frame sources (host or host/path-prefix) that reveal the service in a scan.',
-  fields: (t) => ({ scripts: t.exposeStringList('scripts'), iframes: t.exposeStringList('iframes') }),
+  description: 'Script, frame, stylesheet and font sources (host or host/path-prefix) that reveal the service in a scan.',
+  fields: (t) => ({
+    scripts: t.exposeStringList('scripts'),
+    iframes: t.exposeStringList('iframes'),
+    resources: t.exposeStringList('resources', { description: 'Stylesheets and fonts.' }),
+  }),
 });
 
 const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
@@ -55,6 +59,7 @@ const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
     translations: t.field({ type: [PresetTranslationType], resolve: (entry) => toTranslationEntries(entry.translations) }),
     cookies: t.expose('cookies', { type: [PresetCookieType] }),
     signals: t.expose('signals', { type: PresetSignalsType }),
+    domains: t.exposeStringList('domains', { description: 'Cookie domains of the service besides its signal hosts: a cookie set there belongs to it.' }),
   }),
 });
 

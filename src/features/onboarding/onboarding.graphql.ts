@@ -132,7 +132,7 @@ const CookiePlanType = builder.objectRef<CookiePlan>('CookiePlan').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     storageType: t.exposeString('storageType'),
-    rule: t.exposeString('rule', { nullable: true, description: 'exact, wildcard or imported; null when nobody recognised it.' }),
+    rule: t.exposeString('rule', { nullable: true, description: 'exact, wildcard or imported (by name), domain (by where it was set); null when nobody recognised it.' }),
     presetId: t.int({ nullable: true, resolve: (plan) => plan.preset?.id ?? null }),
     presetName: t.string({ nullable: true, resolve: (plan) => plan.preset?.name ?? null }),
     pattern: t.exposeString('pattern', { nullable: true, description: 'The catalog name that matched.' }),
@@ -160,6 +160,7 @@ const OnboardingCookieInput = builder.inputType('OnboardingCookieInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     storageType: t.string({ required: true, description: oneOf(ONBOARDING_STORAGE_TYPES) }),
+    domain: t.string({ required: false, description: 'The cookie’s domain or the key’s origin, as the scan found it: a cookie on a recognised service’s own domain goes to that service.' }),
   }),
 });
 

@@ -22,8 +22,20 @@ export type ScanJobs = {
   scanNow(domainId: string, url: string): Promise<ScanJob | undefined>;
 };
 
-export function createScanJobs({ orm, scanner, queue, pageLimit }: { orm: MikroORM; scanner: Scanner; queue: ScanQueue; pageLimit: number }): ScanJobs {
-  const runner: ScanRunner = { orm, scanner, worker: workerName() };
+export function createScanJobs({
+  orm,
+  scanner,
+  queue,
+  pageLimit,
+  afterSuccess,
+  onAfterSuccessError,
+}: {
+  orm: MikroORM;
+  scanner: Scanner;
+  queue: ScanQueue;
+  pageLimit: number;
+} & Pick<ScanRunner, 'afterSuccess' | 'onAfterSuccessError'>): ScanJobs {
+  const runner: ScanRunner = { orm, scanner, worker: workerName(), afterSuccess, onAfterSuccessError };
   return {
     queue,
     runner,

@@ -1,10 +1,9 @@
 import { hostname } from 'node:os';
-import { PgBoss } from 'pg-boss';
-import { SCAN_QUEUE_SCHEMA } from '../../db/migrations/Migration20261124180000_scan_jobs.ts';
+import type { PgBoss } from 'pg-boss';
+import type { JobQueue } from '../../db/job-queue.ts';
 
 /**
- * The queue that hands started scans to workers: pg-boss, in the service's own database (the
- * PostgreSQL server, or the embedded database through its socket — the same code either way).
+ * The queue that hands started scans to workers, on the service's job queue (db/job-queue.ts).
  * Any number of API processes add to it and any number of worker processes, on any machine that
  * reaches the database, take from it; a job a stopped worker held is handed out again.
  */
@@ -16,8 +15,6 @@ export type ScanQueue = {
    * job whose runs failed too often (workers that stopped during it, or a database that failed).
    */
   work(options: { concurrency: number; run(scanJobId: string): Promise<void>; interrupted(scanJobId: string, reason: string): Promise<void> }): Promise<void>;
-  /** Stops taking jobs; lets the ones running end first (up to `timeoutMs`). */
-  stop(timeoutMs?: number): Promise<void>;
 };
 
 const SCAN_QUEUE = 'scan';
@@ -28,25 +25,7 @@ type ScanMessage = { scanJobId: string };
 
 export const workerName = () => `${hostname()}:${process.pid}`;
 
-export async function startScanQueue({
-  url,
-  onError,
-  pollingIntervalSeconds = 0.5,
-}: {
-  url: string;
-  onError: (error: unknown) => void;
-  pollingIntervalSeconds?: number;
-}): Promise<ScanQueue> {
-  const boss = new PgBoss({
-    connectionString: url,
-    schema: SCAN_QUEUE_SCHEMA,
-    max: 2,
-    application_name: 'scan-queue',
-    // Scans are started by the API or the permanent scan, never by pg-boss's own schedules.
-    schedule: false,
-  });
-  boss.on('error', onError);
-  await boss.start();
+async function declareQueues(boss: PgBoss): Promise<void> {
   await boss.createQueue(GIVEN_UP_QUEUE, { retryLimit: 0 });
   await boss.createQueue(SCAN_QUEUE, {
     // A worker that stops sends no more heartbeats: its job goes to another worker.
@@ -59,33 +38,29 @@ export async function startScanQueue({
     deadLetter: GIVEN_UP_QUEUE,
     deleteAfterSeconds: 24 * 60 * 60,
   });
-  return {
-    async enqueue(scanJobId) {
-      await boss.send(SCAN_QUEUE, { scanJobId } satisfies ScanMessage);
-    },
-    async work({ concurrency, run, interrupted }) {
-      await boss.work<ScanMessage>(SCAN_QUEUE, { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-        await run(job!.data.scanJobId);
-      });
-      await boss.work<ScanMessage>(GIVEN_UP_QUEUE, { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 2) }, async ([job]) => {
-        await interrupted(job!.data.scanJobId, 'the scan was tried 3 times and no run ended (workers stopped during it, or the database failed)');
-      });
-    },
-    async stop(timeoutMs = 30_000) {
-      await boss.stop({ graceful: true, timeout: timeoutMs });
-    },
-  };
 }
 
-/** A queue that connects on first use (the command line, whose commands mostly never queue a scan). */
-export function scanQueueOnDemand(start: () => Promise<ScanQueue>): ScanQueue {
-  let started: Promise<ScanQueue> | undefined;
-  const queue = () => (started ??= start());
+/** The scan queue on the job queue `jobs` gives (asked for at first use). */
+export function createScanQueue(jobs: () => Promise<JobQueue>, { pollingIntervalSeconds = 0.5 } = {}): ScanQueue {
+  let ready: Promise<PgBoss> | undefined;
+  const boss = () =>
+    (ready ??= (async () => {
+      const queue = await jobs();
+      await declareQueues(queue.boss);
+      return queue.boss;
+    })());
   return {
-    enqueue: async (scanJobId) => (await queue()).enqueue(scanJobId),
-    work: async (options) => (await queue()).work(options),
-    stop: async (timeoutMs) => {
-      if (started) await (await started).stop(timeoutMs);
+    async enqueue(scanJobId) {
+      await (await boss()).send(SCAN_QUEUE, { scanJobId } satisfies ScanMessage);
+    },
+    async work({ concurrency, run, interrupted }) {
+      const queue = await boss();
+      await queue.work<ScanMessage>(SCAN_QUEUE, { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        await run(job!.data.scanJobId);
+      });
+      await queue.work<ScanMessage>(GIVEN_UP_QUEUE, { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 2) }, async ([job]) => {
+        await interrupted(job!.data.scanJobId, 'the scan was tried 3 times and no run ended (workers stopped during it, or the database failed)');
+      });
     },
   };
 }

@@ -10,6 +10,9 @@ export type ScanRunner = {
   scanner: Scanner;
   /** Who runs it (`host:pid`), recorded on the job while it runs. */
   worker: string;
+  /** What else happens when a scan has succeeded (the permanent scan's findings); its failure is only reported. */
+  afterSuccess?: (job: ScanJob) => Promise<void>;
+  onAfterSuccessError?: (error: unknown) => void;
 };
 
 /**
@@ -19,7 +22,7 @@ export type ScanRunner = {
  * is thrown with the job left running, for the queue to try again. Undefined: the job had already
  * ended or no longer exists.
  */
-export async function runScanJob({ orm, scanner, worker }: ScanRunner, id: string): Promise<ScanJob | undefined> {
+export async function runScanJob({ orm, scanner, worker, afterSuccess, onAfterSuccessError }: ScanRunner, id: string): Promise<ScanJob | undefined> {
   const em = orm.em.fork();
   const job = await claimScanJob(em, id, worker);
   if (!job) return undefined;
@@ -36,7 +39,9 @@ export async function runScanJob({ orm, scanner, worker }: ScanRunner, id: strin
     await progress;
     const result = scanResultOf(findings, await loadCatalog(em));
     await finishScanJob(em, id, { result });
-    return { ...job, status: 'succeeded', pages: result.pages, pagesVisited: result.pages.length, result };
+    const done: ScanJob = { ...job, status: 'succeeded', pages: result.pages, pagesVisited: result.pages.length, result };
+    await afterSuccess?.(done).catch((error: unknown) => onAfterSuccessError?.(error));
+    return done;
   } catch (error) {
     await progress;
     if (error instanceof ScanError) {
