@@ -225,13 +225,85 @@ function startTenPageSite(): Promise<Server> {
     const index = pages.indexOf(req.url ?? '');
     if (index === -1) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `page_${index}=1; Path=/` });
+    // Tags that set their cookies late: 4 s after the start page has loaded, 1.5 s after page 5 has.
+    const late =
+      index === 0
+        ? `<script>addEventListener('load', () => setTimeout(() => { document.cookie = 'start_late=1; path=/'; }, 4000));</script>`
+        : index === 5
+          ? `<script>addEventListener('load', () => setTimeout(() => { document.cookie = 'page_late=1; path=/'; }, 1500));</script>`
+          : '';
     res.end(
-      `<!doctype html><html><head><script src="/tag.js"></script></head><body><h1>Page ${index}</h1>` +
+      `<!doctype html><html><head><script src="/tag.js"></script>${late}</head><body><h1>Page ${index}</h1>` +
         pages.map((path) => `<a href="${path}">${path}</a>`).join(' ') +
         `<a href="/impressum">Impressum</a></body></html>`,
     );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** A `consent-config scan-worker` process on the bench's database; resolves when it takes scans. */
+async function startScanWorker(concurrency: number): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(NODE, [join(ROOT, 'bin/consent-config.ts'), 'scan-worker', '--concurrency', String(concurrency)], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('scan worker running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the scan worker exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return {
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Scans as jobs: 20 domains started at once and run by one worker process, then by two (each
+ * running SCAN_MAX_CONCURRENT scans at once); wall time from the first start to the last end.
+ */
+async function scanThroughput(clientId: string, siteUrl: string, api: (method: string, path: string, body?: unknown) => Promise<unknown>) {
+  const domains: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const domain = (await api('POST', `/client/${clientId}/domain`, { name: siteUrl })) as { id: string };
+    domains.push(`/client/${clientId}/domain/${domain.id}`);
+  }
+  const runAll = async () => {
+    const started = performance.now();
+    const jobs = await Promise.all(domains.map(async (path) => ({ path, id: ((await api('POST', `${path}/scan`)) as { id: string }).id })));
+    for (const job of jobs) {
+      for (;;) {
+        const state = (await api('GET', `${job.path}/scan/${job.id}`)) as { status: string; error: unknown };
+        if (state.status === 'failed') throw new Error(`a queued scan failed: ${JSON.stringify(state.error)}`);
+        if (state.status === 'succeeded') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return performance.now() - started;
+  };
+  const measure = async (count: number) => {
+    const workers = await Promise.all(Array.from({ length: count }, () => startScanWorker(Number(env.SCAN_MAX_CONCURRENT))));
+    try {
+      return await runAll();
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  };
+  const one = await measure(1);
+  const two = await measure(2);
+  rows.push({ scenario: '20 queued scans of the 10-page site, one worker process (wall time)', service: { p50: one, p99: one, statements: Number.NaN, rssMiB: Number.NaN } });
+  printRow(rows.at(-1)!);
+  rows.push({ scenario: '20 queued scans of the 10-page site, two worker processes (wall time)', service: { p50: two, p99: two, statements: Number.NaN, rssMiB: Number.NaN }, note: `${fmt(one / two, 2)}× the throughput of one` });
+  printRow(rows.at(-1)!);
+  targets.push({ target: '20 domains: two workers ≥ 1.7× the throughput of one', measured: `${fmt(one / two, 2)}×`, met: one / two >= 1.7 });
 }
 
 // ── main ────────────────────────────────────────────────────────────────────
@@ -253,6 +325,8 @@ const env = {
   CONSENT_RATE_LIMIT_PER_MINUTE: '1000000',
   SCAN_ALLOW_PRIVATE_ADDRESSES: '1',
   SCAN_MAX_CONCURRENT: '4',
+  // The service runs no queued scans itself: the worker processes of the scan-throughput rows do.
+  SCAN_WORKER: '0',
   SCAN_GRACE_MS: '500',
 };
 
@@ -680,10 +754,13 @@ try {
     const domain = (await api('POST', `/client/${client.id}/domain`, { name: siteUrl })) as { id: string };
     scanDomains.push(`/client/${client.id}/domain/${domain.id}`);
   }
+  let lateCookiesCaught = true;
   const scan = async (path: string) => {
     const started = performance.now();
-    const result = (await api('GET', `${path}/onboarding/scan`)) as { pages: unknown[] };
+    const result = (await api('GET', `${path}/onboarding/scan`)) as { pages: unknown[]; storage: { cookies: { name: string }[] } };
     if (result.pages.length !== 10) throw new Error(`scan visited ${result.pages.length} pages`);
+    const names = new Set(result.storage.cookies.map((cookie) => cookie.name));
+    lateCookiesCaught &&= names.has('start_late') && names.has('page_late');
     return performance.now() - started;
   };
   const [[coldScan, ...warmScans], [scanRss]] = await peakRss([service.child.pid!], async () => {
@@ -692,7 +769,7 @@ try {
     return times;
   });
   const alone = warmScans.sort((a, b) => a - b)[1]!;
-  rows.push({ scenario: 'scan of a 10-page site, alone (warm browser, median of 3)', service: { p50: alone, p99: Math.max(...warmScans), statements: Number.NaN, rssMiB: scanRss! }, note: `first scan, launching the browser: ${fmt(coldScan, 0)} ms` });
+  rows.push({ scenario: 'scan of a 10-page site with per-page waits, alone (warm browser, median of 3)', service: { p50: alone, p99: Math.max(...warmScans), statements: Number.NaN, rssMiB: scanRss! }, note: `first scan, launching the browser: ${fmt(coldScan, 0)} ms` });
   printRow(rows.at(-1)!);
   const [[together], [togetherRss]] = await peakRss([service.child.pid!], async () => {
     const started = performance.now();
@@ -702,7 +779,13 @@ try {
   rows.push({ scenario: 'four scans of the site at once (wall time)', service: { p50: together!, p99: together!, statements: Number.NaN, rssMiB: togetherRss! } });
   printRow(rows.at(-1)!);
   site.close();
-  targets.push({ target: '10-page scan ≤ 5 s', measured: `${fmt(alone / 1000, 2)} s`, met: alone <= 5000 });
+  targets.push({ target: '10-page scan with per-page waits ≤ 6 s', measured: `${fmt(alone / 1000, 2)} s`, met: alone <= 6000 });
+  targets.push({
+    target: 'the scans catch cookies set 4 s after the start page and 1.5 s after a sub-page loaded',
+    measured: lateCookiesCaught ? 'caught in every scan' : 'missed in at least one scan',
+    met: lateCookiesCaught,
+  });
+  await scanThroughput(client.id, siteUrl, api);
   targets.push({ target: 'four concurrent scans ≤ 2× one', measured: `${fmt(together! / alone, 2)}×`, met: together! <= 2 * alone });
 
   await service.stop();
