@@ -48,8 +48,13 @@ export async function startService(): Promise<ServiceHandle> {
   });
   let http: Http;
   let services: AppServices | undefined;
-  let jobQueue: JobQueue | undefined;
-  let background: { stop(): Promise<void> } | undefined;
+  // The job queue and the work taken from it start beside the HTTP server, not before it.
+  let jobsStarting: Promise<JobQueue> | undefined;
+  let backgroundStarting: Promise<{ stop(): Promise<void> }> | undefined;
+  const stopBackground = async (timeoutMs: number) => {
+    await (await backgroundStarting?.catch(() => undefined))?.stop();
+    await (await jobsStarting?.catch(() => undefined))?.stop(timeoutMs);
+  };
   try {
     const { generatedKey, retiredGeneratedKeys } = await ensureAdminKey(database.orm, settings);
     if (retiredGeneratedKeys) logger.warn('ADMIN_API_KEY is set: the administrator key generated at an earlier start no longer works');
@@ -61,15 +66,16 @@ export async function startService(): Promise<ServiceHandle> {
       );
     }
     const metrics = await metricsOf(database);
-    const jobs = (jobQueue = await startJobQueue({
+    const jobs = (jobsStarting = startJobQueue({
       url: database.url,
       onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)'),
     }));
+    jobs.catch((error: unknown) => logger.error({ err: error }, 'the job queue could not start: scans cannot be started or queued'));
     const onBackgroundWorkError = (error: unknown, what: string) => logger.warn({ err: error }, what);
     const scanning = composeScanning({
       orm: database.orm,
       scanner,
-      jobs: async () => jobs,
+      jobs: () => jobs,
       pageLimit: settings.scan.pageLimit,
       webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses }),
       onError: onBackgroundWorkError,
@@ -100,20 +106,20 @@ export async function startService(): Promise<ServiceHandle> {
     });
     // The consent records' partition for this month exists before the first record can arrive.
     await services!.consents.ensure();
+    http = drainableServer(app);
+    await listen(http.server, settings);
     if (settings.scan.worker) {
-      background = await startBackgroundWork({
+      backgroundStarting = startBackgroundWork({
         orm: database.orm,
         scanning,
         concurrency: settings.scan.maxConcurrent,
         permanentScan: permanentScanTiming(settings.scan.permanentIntervalMinutes),
         onError: onBackgroundWorkError,
       });
+      backgroundStarting.catch((error: unknown) => logger.error({ err: error }, 'the scan worker could not start: queued scans wait for another process'));
     }
-    http = drainableServer(app);
-    await listen(http.server, settings);
   } catch (error) {
-    await background?.stop().catch(() => {});
-    await jobQueue?.stop(0).catch(() => {});
+    await stopBackground(0).catch(() => {});
     await services?.banner.close().catch(() => {});
     services?.consents.close();
     await stopAfterFailedStart(scanner, database);
@@ -143,8 +149,7 @@ export async function startService(): Promise<ServiceHandle> {
       await closed;
       clearTimeout(timeout);
       // Scans running here end first (within the timeout); the queue hands the others out again.
-      await background?.stop();
-      await jobQueue!.stop(settings.shutdownTimeoutMs);
+      await stopBackground(settings.shutdownTimeoutMs);
       await scanner.close();
       await services?.banner.close();
       services?.consents.close();
