@@ -34,6 +34,9 @@ const settingsSchema = z.object({
   SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(0),
+  SCAN_LOAD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
+  SCAN_PAGE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  SCAN_START_PAGE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(5),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
@@ -72,6 +75,12 @@ export type Settings = {
     navigationTimeoutMs: number;
     /** Extra wait after a scan's last page before its cookies and storage are read. */
     graceMs: number;
+    /** How long a page's `load` is waited for after its document arrived; then it is read as it is (`slow`). */
+    loadTimeoutMs: number;
+    /** Wait on every page after it loaded, for keys scripts set late. */
+    pageWaitMs: number;
+    /** How long at least the start page stays open after it loaded, while the other pages are crawled. */
+    startPageWaitMs: number;
     /** Pages a scan loads at once besides its start page (which keeps a tab of its own). */
     pageConcurrency: number;
     /** Scans running at once, across all domains (one per domain at most); also the queued scans a worker runs at once. */
@@ -121,6 +130,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       totalTimeoutMs: s.SCAN_TIMEOUT_MS,
       navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
       graceMs: s.SCAN_GRACE_MS,
+      loadTimeoutMs: s.SCAN_LOAD_TIMEOUT_MS,
+      pageWaitMs: s.SCAN_PAGE_WAIT_MS,
+      startPageWaitMs: s.SCAN_START_PAGE_WAIT_MS,
       pageConcurrency: s.SCAN_PAGE_CONCURRENCY,
       maxConcurrent: s.SCAN_MAX_CONCURRENT,
       worker: s.SCAN_WORKER === '1' || s.SCAN_WORKER === 'true',

@@ -13,27 +13,42 @@ import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts'
  */
 
 export type ScanLimits = {
-  /** Pages visited at most. */
+  /** Pages visited at most (a redirect to a page visited already does not count). */
   pageLimit: number;
-  /** Time one page may take to load. */
+  /** Time a page's document may take to arrive and be parsed (DOMContentLoaded). */
   navigationTimeoutMs: number;
-  /** How long the network must be quiet before a page counts as settled (waited for at most `navigationTimeoutMs`). */
-  networkIdleMs: number;
-  /** Extra wait after the start page and after the last page, for cookies that scripts set late. */
+  /** After DOMContentLoaded, how long a page's `load` is waited for; a page without it by then is read as it is and marked `slow`. */
+  loadTimeoutMs: number;
+  /**
+   * Wait on every page after it loaded, before it is read, for keys that scripts set late (a fixed
+   * wait, as the EDPS Website Evidence Collector does).
+   */
+  pageWaitMs: number;
+  /**
+   * The start page stays open in a tab of its own for the whole crawl, and at least this long after
+   * it loaded, so that its late tags still fire; the other pages are crawled meanwhile.
+   */
+  startPageWaitMs: number;
+  /**
+   * Extra wait after the last page was read, before the cookies and the storage of the pages still
+   * open are read (it runs alongside the rest of the start page's wait).
+   */
   graceMs: number;
-  /** The whole scan; past it the scan fails with a time-out. */
+  /** The whole scan; waits are cut short to end within it, and past it the scan fails with a time-out. */
   totalTimeoutMs: number;
-  /** Pages loaded at once (tabs of the scan's browser context). */
+  /** Tabs crawling the pages after the start page at once (the start page has a tab of its own). */
   pageConcurrency: number;
 };
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   pageLimit: 10,
   navigationTimeoutMs: 15_000,
-  networkIdleMs: 500,
-  graceMs: 1_000,
+  loadTimeoutMs: 5_000,
+  pageWaitMs: 2_000,
+  startPageWaitMs: 5_000,
+  graceMs: 0,
   totalTimeoutMs: 60_000,
-  pageConcurrency: 3,
+  pageConcurrency: 5,
 };
 
 export type FoundCookie = {
@@ -106,6 +121,7 @@ type PageContent = {
   links: PageLink[];
   iframes: string[];
   scripts: string[];
+  stylesheets: string[];
   text: string;
   jsonLd: string[];
   empty: boolean;
@@ -122,16 +138,51 @@ function readPageContent(): PageContent {
     }),
     iframes: [...document.querySelectorAll('iframe[src]')].map((frame) => (frame as HTMLIFrameElement).src),
     scripts: [...document.querySelectorAll('script[src]')].map((script) => (script as HTMLScriptElement).src),
+    stylesheets: [...document.querySelectorAll('link[rel~="stylesheet" i][href]')].map((link) => (link as HTMLLinkElement).href),
     text: body?.innerText ?? '',
     jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((script) => script.textContent ?? ''),
     empty: !body || (body.innerText.trim() === '' && body.children.length === 0),
   };
 }
 
-/** Runs in each frame: the storage keys of the frame's origin. */
-function readStorageKeys() {
-  const keys = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => storage.key(i) ?? '');
-  return { origin: location.origin, local: keys(localStorage), session: keys(sessionStorage) };
+const STORAGE_KINDS = ['localStorage', 'sessionStorage', 'indexedDB', 'cacheStorage'] as const;
+type StorageKind = (typeof STORAGE_KINDS)[number];
+type FrameStorage = { origin: string } & Record<StorageKind, string[]>;
+
+/**
+ * Runs in each frame: the names in the storage of the frame's origin (Web Storage keys, IndexedDB
+ * databases, Cache Storage caches). Whatever the frame may not read, or does not have, is empty.
+ */
+async function readFrameStorage(): Promise<FrameStorage> {
+  const keys = (storage: () => Storage) => {
+    try {
+      const store = storage();
+      return Array.from({ length: store.length }, (_, i) => store.key(i) ?? '');
+    } catch {
+      return []; // no access: a sandboxed frame, storage switched off
+    }
+  };
+  // A listing that fails or does not answer within a second counts as empty.
+  const names = (list: () => Promise<string[]>) =>
+    new Promise<string[]>((resolve) => {
+      setTimeout(() => resolve([]), 1_000);
+      Promise.resolve()
+        .then(list)
+        .then(resolve, () => resolve([]));
+    });
+  const databases =
+    typeof indexedDB === 'object' && typeof indexedDB.databases === 'function'
+      ? await names(async () => (await indexedDB.databases()).flatMap((database) => (database.name ? [database.name] : [])))
+      : [];
+  // Cache Storage exists in secure contexts only.
+  const cacheNames = typeof globalThis.caches === 'object' ? await names(() => globalThis.caches.keys()) : [];
+  return {
+    origin: location.origin,
+    localStorage: keys(() => localStorage),
+    sessionStorage: keys(() => sessionStorage),
+    indexedDB: databases,
+    cacheStorage: cacheNames,
+  };
 }
 
 /**
@@ -150,8 +201,9 @@ function normalise(href: string): string | undefined {
 
 export type ScanOptions = {
   /**
-   * Called each time a page visit ends (loaded, or failed for a page after the start page):
-   * `index` counts the visits ended so far (1-based), `limit` is the most pages the scan visits.
+   * Called each time a page visit ends (the start page when it has been read first; a later page
+   * when it has been read, or failed): `index` counts the visits ended so far (1-based), `limit` is
+   * the most pages the scan visits.
    */
   onPage?: (page: VisitedPage, index: number, limit: number) => void;
 };
@@ -183,14 +235,20 @@ export function createScanner({
       const guard = await startEgressGuard(policy);
       try {
         return await withTimeout(
-          limits.totalTimeoutMs,
+          limits.totalTimeoutMs - (performance.now() - started),
           (signal) =>
             browser.withContext(guard.proxyServer, (context) =>
-              crawl(context, target, limits, guard.refused, signal, options.onPage).then((found) => ({
+              crawl(context, target, limits, guard.refused, {
+                signal,
+                // The waits end early enough to leave time for reading cookies and storage at the end.
+                waitsEndBy: started + limits.totalTimeoutMs - Math.min(WRAP_UP_MS, limits.totalTimeoutMs / 5),
+                onPage: options.onPage,
+              }).then((found) => ({
                 ...found,
                 durationMs: Math.round(performance.now() - started),
               })),
             ),
+          limits.totalTimeoutMs,
         );
       } catch (error) {
         if (error instanceof ScanError) throw error;
@@ -205,14 +263,19 @@ export function createScanner({
   };
 }
 
-/** Runs `work`; past `ms` it fails with a time-out and `signal` tells the work to stop. */
-async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/** Time kept at the end of a scan's time limit for reading the cookies and storage and closing the tabs. */
+const WRAP_UP_MS = 1_000;
+/** Time one read of a page's document or of a frame's storage may take (a page busy in a script loop does not answer). */
+const READ_TIMEOUT_MS = 5_000;
+
+/** Runs `work`; past `ms` it fails with a time-out (naming `limitMs`) and `signal` tells the work to stop. */
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, limitMs: number): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new ScanError('crawl', `the scan took longer than ${Math.round(ms / 1000)} s and was stopped`));
+      reject(new ScanError('crawl', `the scan took longer than ${Math.round(limitMs / 1000)} s and was stopped`));
     }, ms);
   });
   const running = work(controller.signal);
@@ -229,77 +292,116 @@ type Crawl = {
   site: string;
   limits: ScanLimits;
   refused: RefusedRequest[];
+  signal: AbortSignal;
+  /** `performance.now()` by which every wait ends, and after which no further page is opened. */
+  waitsEndBy: number;
   scripts: Set<string>;
   iframes: Set<string>;
-  storage: { local: Map<string, FoundStorageKey>; session: Map<string, FoundStorageKey> };
+  stylesheets: Set<string>;
+  fonts: Set<string>;
+  /** Per kind, by `origin name`. */
+  storage: Record<StorageKind, Map<string, FoundStorageKey>>;
   texts: Map<string, { text: string; jsonLd: string[] }>;
-  /** The links to pages of the site itself, from every page visited (for the legal pages). */
-  allLinks: PageLink[];
-  /** Visits in the order they started (a visit fills in its entry when it ends). */
+  /** The links to pages of the site itself, from every page visited (for the legal pages), by `href text`. */
+  allLinks: Map<string, PageLink>;
+  /** Visits in the order they started (a visit fills in its entry as it goes). */
   pages: VisitedPage[];
   queue: string[];
+  /** Addresses queued or visited: each is queued once. */
   seen: Set<string>;
+  /** Addresses of the pages visited, as asked for and where they landed: a later visit landing on one of them does not count. */
+  visited: Set<string>;
+  /** Pages still being read, which may queue more links (the start page until its second read, the tabs' current pages). */
+  busy: number;
 };
 
-async function openTab(context: BrowserContext, crawl: Crawl, signal: AbortSignal): Promise<Page> {
+async function openTab(context: BrowserContext, crawl: Crawl): Promise<Page> {
   const page = await context.newPage();
-  signal.addEventListener('abort', () => void page.close().catch(() => {}));
+  crawl.signal.addEventListener('abort', () => void page.close().catch(() => {}));
   page.setDefaultNavigationTimeout(crawl.limits.navigationTimeoutMs);
   page.on('request', (request) => {
     const type = request.resourceType();
-    if (type === 'script') crawl.scripts.add(request.url());
-    if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) crawl.iframes.add(request.url());
+    const url = request.url();
+    if (type === 'script') crawl.scripts.add(url);
+    else if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) crawl.iframes.add(url);
+    // Only what came from somewhere: not data: fonts embedded in a stylesheet.
+    else if (!/^https?:/.test(url)) return;
+    else if (type === 'stylesheet') crawl.stylesheets.add(url);
+    else if (type === 'font') crawl.fonts.add(url);
   });
   return page;
 }
 
 /**
- * Visits one page: loads it, waits for the network to settle, reads its links, scripts, frames,
- * text and storage keys, and queues its same-site links (imprint and privacy pages first).
- * The start page's failures end the scan; later pages' failures are only recorded.
+ * Waits `ms`, cut short at the end of the scan's waiting time or when the scan is stopped, or
+ * until `until` settles if it comes first: true if it did.
  */
-async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): Promise<void> {
-  const entry: VisitedPage = { url, status: null };
-  crawl.pages.push(entry);
-  let response: HTTPResponse | null;
-  try {
-    response = await page.goto(url, { waitUntil: 'load' });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (isStart) throw startFailure(url, message, crawl.refused);
-    entry.error = message;
-    return;
-  }
-  const status = response?.status() ?? null;
-  const headers = response?.headers() ?? {};
-  if (isStart) {
-    if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, crawl.refused)}`);
-    if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
-    if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
-    if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
-  }
-  entry.status = status;
-  // A site that moved (example.com → www.example.de) is crawled where it landed.
-  if (isStart) crawl.site = siteOf(new URL(page.url()).hostname);
-  const { limits } = crawl;
-  await page.waitForNetworkIdle({ idleTime: limits.networkIdleMs, timeout: limits.navigationTimeoutMs }).catch(() => {});
-  // Tags fire on the landing page; give their late cookies time before moving on. Later pages
-  // mostly run the same tags, so they only wait for the network, and the end waits again.
-  if (isStart) await sleep(limits.graceMs);
-  const content = await page.evaluate(readPageContent).catch(() => undefined);
-  if (isStart && (!content || content.empty)) throw new ScanError('site', `the website answered ${url} with an empty page`);
-  if (!content) return;
+function wait(crawl: Crawl, ms: number, until?: Promise<unknown>): Promise<boolean> {
+  const { signal } = crawl;
+  const limit = Math.min(ms, crawl.waitsEndBy - performance.now());
+  return new Promise((resolve) => {
+    if (signal.aborted || (limit <= 0 && !until)) return resolve(false);
+    const finish = (settled: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+      resolve(settled);
+    };
+    const stop = () => finish(false);
+    const timer = setTimeout(stop, Math.max(0, limit));
+    signal.addEventListener('abort', stop);
+    until?.then(
+      () => finish(true),
+      () => finish(false),
+    );
+  });
+}
 
-  for (const frame of page.frames()) {
-    const keys = await frame.evaluate(readStorageKeys).catch(() => undefined);
-    if (!keys || keys.origin === 'null') continue;
-    for (const name of keys.local) crawl.storage.local.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
-    for (const name of keys.session) crawl.storage.session.set(`${keys.origin} ${name}`, { name, origin: keys.origin });
+/** Waits for the page's `load` after DOMContentLoaded, for `loadTimeoutMs` at most: true if it came. */
+async function waitForLoad(page: Page, crawl: Crawl): Promise<boolean> {
+  let loaded!: () => void;
+  const load = new Promise<void>((resolve) => (loaded = resolve));
+  page.once('load', loaded);
+  try {
+    const state = await page.evaluate(() => document.readyState).catch(() => undefined);
+    if (state === 'complete') return true;
+    return await wait(crawl, crawl.limits.loadTimeoutMs, load);
+  } finally {
+    page.off('load', loaded);
   }
+}
+
+/** `promise`'s value, or undefined if it fails or takes longer than `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+/**
+ * Reads the page's main document and takes in what it shows: the sources of its scripts, frames
+ * and stylesheets, its text (for the imprint), and its same-site links, queued (imprint and
+ * privacy pages first). Undefined if the page could not be read.
+ */
+async function readPage(page: Page, url: string, crawl: Crawl): Promise<PageContent | undefined> {
+  const content = await within(READ_TIMEOUT_MS, page.evaluate(readPageContent));
+  if (!content) return undefined;
   for (const src of content.scripts) crawl.scripts.add(src);
   for (const src of content.iframes) crawl.iframes.add(src);
-  crawl.texts.set(page.url(), { text: content.text, jsonLd: content.jsonLd });
-  crawl.texts.set(url, { text: content.text, jsonLd: content.jsonLd });
+  for (const href of content.stylesheets) if (/^https?:/.test(href)) crawl.stylesheets.add(href);
+  const text = { text: content.text, jsonLd: content.jsonLd };
+  crawl.texts.set(url, text);
+  const landed = normalise(page.url());
+  if (landed) crawl.texts.set(landed, text);
 
   const legal: { url: string; score: number }[] = [];
   for (const link of content.links) {
@@ -308,7 +410,7 @@ async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): P
     const nextUrl = new URL(next);
     // Only the site's own pages: a "Datenschutz" link to an embedded service's policy is not the site's.
     if (siteOf(nextUrl.hostname) !== crawl.site) continue;
-    crawl.allLinks.push({ href: next, text: link.text });
+    crawl.allLinks.set(`${next} ${link.text}`, { href: next, text: link.text });
     if (crawl.seen.has(next) || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
     crawl.seen.add(next);
     const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
@@ -317,6 +419,107 @@ async function visit(page: Page, url: string, crawl: Crawl, isStart: boolean): P
   }
   // Imprint and privacy pages go to the front of the queue.
   crawl.queue.unshift(...legal.sort((a, b) => b.score - a.score).map((candidate) => candidate.url));
+  return content;
+}
+
+/** Reads the storage names of every frame of the page (each kept once per origin and name). */
+async function readStorage(page: Page, crawl: Crawl): Promise<void> {
+  await Promise.all(
+    page.frames().map(async (frame) => {
+      const found = await within(READ_TIMEOUT_MS, frame.evaluate(readFrameStorage));
+      if (!found || found.origin === 'null') return;
+      for (const kind of STORAGE_KINDS) {
+        for (const name of found[kind]) crawl.storage[kind].set(`${found.origin} ${name}`, { name, origin: found.origin });
+      }
+    }),
+  );
+}
+
+/** Where the page is now, without its fragment. */
+const landedOn = (page: Page, fallback: string) => normalise(page.url()) ?? fallback;
+
+/**
+ * Opens the start page: its failures (error status, empty page, refusal) end the scan. Waits for
+ * its `load` (a while at most), reads it and queues its links; the page then stays open.
+ */
+async function openStartPage(
+  page: Page,
+  url: string,
+  crawl: Crawl,
+  onAnswered: () => void,
+): Promise<{ entry: VisitedPage; loadedAt: number }> {
+  const entry: VisitedPage = { url, status: null };
+  crawl.pages.push(entry);
+  let response: HTTPResponse | null;
+  try {
+    response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+  } catch (error) {
+    throw startFailure(url, error instanceof Error ? error.message : String(error), crawl.refused);
+  }
+  const status = response?.status() ?? null;
+  const headers = response?.headers() ?? {};
+  if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, crawl.refused)}`);
+  if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
+  if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
+  if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
+  entry.status = status;
+  const landed = landedOn(page, url);
+  entry.landedUrl = landed;
+  crawl.visited.add(landed);
+  crawl.seen.add(landed);
+  // A site that moved (example.com → www.example.de) is crawled where it landed.
+  crawl.site = siteOf(new URL(landed).hostname);
+  onAnswered();
+
+  if (!(await waitForLoad(page, crawl))) entry.slow = true;
+  const loadedAt = performance.now();
+  let content = await readPage(page, url, crawl);
+  if (!content || content.empty) {
+    // Scripts may still fill it in.
+    await wait(crawl, crawl.limits.pageWaitMs);
+    content = await readPage(page, url, crawl);
+    if (!content || content.empty) throw new ScanError('site', `the website answered ${url} with an empty page`);
+  }
+  return { entry, loadedAt };
+}
+
+/**
+ * Visits a page after the start page: loads it, queues its links as soon as it loaded, waits
+ * `pageWaitMs` for late keys, then reads it again with its storage. Its failures are only recorded.
+ * Undefined if it redirected to a page visited already (it is then left out of the pages).
+ */
+async function visitPage(page: Page, url: string, crawl: Crawl): Promise<VisitedPage | undefined> {
+  const entry: VisitedPage = { url, status: null };
+  crawl.pages.push(entry);
+  crawl.visited.add(url);
+  let response: HTTPResponse | null;
+  try {
+    const timeout = Math.max(1, Math.min(crawl.limits.navigationTimeoutMs, crawl.waitsEndBy - performance.now()));
+    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
+  } catch (error) {
+    entry.error = error instanceof Error ? error.message : String(error);
+    return entry;
+  }
+  const landed = landedOn(page, url);
+  if (landed !== url) {
+    if (crawl.visited.has(landed)) {
+      crawl.pages.splice(crawl.pages.indexOf(entry), 1);
+      return undefined;
+    }
+    crawl.visited.add(landed);
+    crawl.seen.add(landed);
+  }
+  entry.status = response?.status() ?? null;
+  entry.landedUrl = landed;
+
+  if (!(await waitForLoad(page, crawl))) entry.slow = true;
+  const loadedAt = performance.now();
+  // Its links first, so that tabs without a page can go on meanwhile.
+  await readPage(page, url, crawl);
+  await wait(crawl, loadedAt + crawl.limits.pageWaitMs - performance.now());
+  await readPage(page, url, crawl);
+  await readStorage(page, crawl);
+  return entry;
 }
 
 async function crawl(
@@ -324,56 +527,93 @@ async function crawl(
   start: URL,
   limits: ScanLimits,
   refused: RefusedRequest[],
-  signal: AbortSignal,
-  onPage: ScanOptions['onPage'],
+  { signal, waitsEndBy, onPage }: { signal: AbortSignal; waitsEndBy: number; onPage: ScanOptions['onPage'] },
 ): Promise<Omit<ScanFindings, 'durationMs'>> {
   const startUrl = normalise(start.toString())!;
   const state: Crawl = {
     site: siteOf(start.hostname),
     limits,
     refused,
+    signal,
+    waitsEndBy,
     scripts: new Set(),
     iframes: new Set(),
-    storage: { local: new Map(), session: new Map() },
+    stylesheets: new Set(),
+    fonts: new Set(),
+    storage: { localStorage: new Map(), sessionStorage: new Map(), indexedDB: new Map(), cacheStorage: new Map() },
     texts: new Map(),
-    allLinks: [],
+    allLinks: new Map(),
     pages: [],
     queue: [],
     seen: new Set([startUrl]),
+    visited: new Set([startUrl]),
+    busy: 1,
   };
-
-  // The start page alone: its failures (error status, empty page, refusal) end the scan.
-  const first = await openTab(context, state, signal);
-  await visit(first, startUrl, state, true);
   let ended = 0;
-  const pageEnded = (url: string) => onPage?.(state.pages.find((page) => page.url === url)!, ++ended, limits.pageLimit);
-  pageEnded(startUrl);
+  const pageEnded = (page: VisitedPage) => onPage?.(page, ++ended, limits.pageLimit);
 
-  // Then the rest of the site breadth-first, a few tabs at a time: most of a page's time is
-  // spent waiting for its network to settle.
-  let active = 0;
-  const worker = async (tab: Page) => {
-    while (!signal.aborted && state.pages.length < limits.pageLimit) {
-      const url = state.queue.shift();
+  const first = await openTab(context, state);
+  // Once the start page has answered, the tabs for the other pages open while it loads; each starts
+  // crawling when it is open and the start page's links are queued.
+  let startRead!: (read: boolean) => void;
+  const startWasRead = new Promise<boolean>((resolve) => (startRead = resolve));
+  const tabs: Page[] = [];
+  let crawling: Promise<unknown> = Promise.resolve();
+  const openTabs = () => {
+    crawling = Promise.all(
+      Array.from({ length: Math.max(0, Math.min(limits.pageConcurrency, limits.pageLimit - 1)) }, async () => {
+        const tab = await openTab(context, state);
+        tabs.push(tab);
+        if (await startWasRead) await crawlWith(tab);
+      }),
+    );
+    crawling.catch(() => {}); // awaited below, unless the start page fails first
+  };
+  let startPage: Awaited<ReturnType<typeof openStartPage>>;
+  try {
+    startPage = await openStartPage(first, startUrl, state, openTabs);
+  } catch (error) {
+    startRead(false);
+    throw error;
+  }
+  pageEnded(startPage.entry);
+  startRead(true);
+
+  // The start page keeps its tab for the whole crawl; once its tags had `pageWaitMs`, it is read again.
+  const startReadAgain = (async () => {
+    await wait(state, startPage.loadedAt + limits.pageWaitMs - performance.now());
+    await readPage(first, startUrl, state);
+    await readStorage(first, state);
+  })().finally(() => state.busy--);
+
+  // Meanwhile the rest of the site, breadth-first, a few tabs at a time.
+  async function crawlWith(tab: Page): Promise<void> {
+    while (!signal.aborted && performance.now() < waitsEndBy) {
+      const url = state.pages.length < limits.pageLimit ? state.queue.shift() : undefined;
       if (url === undefined) {
-        if (active === 0) return;
-        await sleep(20); // another tab may still find links
+        // Pages being read may still queue links, or turn out not to count (a redirect to a page visited).
+        if (state.busy === 0) return;
+        await sleep(20);
         continue;
       }
-      active++;
+      if (state.visited.has(url)) continue; // an earlier redirect landed there
+      state.busy++;
       try {
-        await visit(tab, url, state, false);
-        pageEnded(url);
+        const visited = await visitPage(tab, url, state);
+        if (visited) pageEnded(visited);
       } finally {
-        active--;
+        state.busy--;
       }
     }
-  };
-  const tabs = [first, ...(await Promise.all(Array.from({ length: limits.pageConcurrency - 1 }, () => openTab(context, state, signal))))];
-  await Promise.all(tabs.map(worker));
+  }
+  await crawling;
+  await startReadAgain;
+  // The start page's minimum time (and `graceMs` after the last page), then the storage of every
+  // page still open: keys set since a page was read are not lost.
+  await wait(state, Math.max(startPage.loadedAt + limits.startPageWaitMs, performance.now() + limits.graceMs) - performance.now());
+  await Promise.all([first, ...tabs].map((tab) => readStorage(tab, state)));
   if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
 
-  await sleep(limits.graceMs);
   const cookies = (await context.cookies()).map((cookie) => ({
     name: cookie.name,
     domain: cookie.domain,
@@ -385,20 +625,20 @@ async function crawl(
     party: siteOf(cookie.domain.replace(/^\./, '')) === state.site ? ('first' as const) : ('third' as const),
   }));
 
-  const { imprintUrl, privacyPolicyUrl } = pickLegalPages(state.allLinks);
+  const { imprintUrl, privacyPolicyUrl } = pickLegalPages([...state.allLinks.values()]);
   const imprint = imprintUrl ? state.texts.get(imprintUrl) : undefined;
   return {
     url: start.toString(),
     pages: state.pages,
     cookies,
-    localStorage: [...state.storage.local.values()],
-    sessionStorage: [...state.storage.session.values()],
-    indexedDB: [],
-    cacheStorage: [],
+    localStorage: [...state.storage.localStorage.values()],
+    sessionStorage: [...state.storage.sessionStorage.values()],
+    indexedDB: [...state.storage.indexedDB.values()],
+    cacheStorage: [...state.storage.cacheStorage.values()],
     scripts: [...state.scripts],
     iframes: [...state.iframes],
-    stylesheets: [],
-    fonts: [],
+    stylesheets: [...state.stylesheets],
+    fonts: [...state.fonts],
     imprintUrl,
     privacyPolicyUrl,
     address: imprint

@@ -3,14 +3,23 @@ import { builtinCatalog } from '../../src/features/catalog/catalog.ts';
 import { recogniseServices } from '../../src/features/onboarding/recognise.ts';
 import { dnsEgressPolicy } from '../../src/scanner/address-policy.ts';
 import { createSharedBrowser, type SharedBrowser } from '../../src/scanner/browser.ts';
-import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings } from '../../src/scanner/scan.ts';
+import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings, type ScanLimits, type VisitedPage } from '../../src/scanner/scan.ts';
 import { type FixtureWebsites, startFixtureWebsites } from '../fixtures/websites.ts';
 
 /** The scanner against fixture websites on loopback, with its address checks switched on. */
 
 let sites: FixtureWebsites;
 let browser: SharedBrowser;
-const limits = { ...DEFAULT_SCAN_LIMITS, navigationTimeoutMs: 4_000, networkIdleMs: 200, graceMs: 500, totalTimeoutMs: 20_000 };
+/** Short waits keep these scans quick; test/scanner/scanner-timing.test.ts scans with the default waits. */
+const limits: ScanLimits = {
+  ...DEFAULT_SCAN_LIMITS,
+  navigationTimeoutMs: 4_000,
+  loadTimeoutMs: 1_500,
+  pageWaitMs: 300,
+  startPageWaitMs: 600,
+  graceMs: 200,
+  totalTimeoutMs: 20_000,
+};
 
 beforeAll(async () => {
   sites = await startFixtureWebsites();
@@ -51,6 +60,11 @@ describe('scanning the fixture shop', () => {
     expect(found.pages.every((page) => page.status === 200)).toBe(true);
   });
 
+  it('notes where every page landed, and marks none slow', () => {
+    expect(found.pages.every((page) => page.landedUrl === page.url)).toBe(true);
+    expect(found.pages.some((page) => 'slow' in page)).toBe(false);
+  });
+
   it('stays within the registrable domain and follows no mailto or foreign links', () => {
     expect([...sites.hits.keys()].filter((key) => key.startsWith('www.elsewhere'))).toEqual([]);
   });
@@ -78,6 +92,11 @@ describe('scanning the fixture shop', () => {
     );
     expect(found.localStorage).toHaveLength(2);
     expect(found.sessionStorage).toEqual([{ name: 'checkout_step', origin: 'http://www.shop.test' }]);
+  });
+
+  it('finds no IndexedDB databases or caches where there are none (and no Cache Storage outside secure contexts)', () => {
+    expect(found.indexedDB).toEqual([]);
+    expect(found.cacheStorage).toEqual([]);
   });
 
   it('lists the scripts and frames the pages loaded', () => {
@@ -111,7 +130,7 @@ describe('scanning a site with embeds of several services', () => {
   });
 
   it('refuses subresources on private addresses and still scans the page', () => {
-    expect(found.pages[0]).toEqual({ url: 'http://www.bistro.test/', status: 200 });
+    expect(found.pages[0]).toEqual({ url: 'http://www.bistro.test/', status: 200, landedUrl: 'http://www.bistro.test/' });
     expect(found.refusedRequests.map((refused) => refused.host).sort()).toEqual(['10.0.0.8', '127.0.0.1']);
     expect(found.refusedRequests.every((refused) => /non-public/.test(refused.reason))).toBe(true);
     expect(sites.hits.get('127.0.0.1 /private-script.js')).toBeUndefined();
@@ -149,6 +168,80 @@ describe('a site that moved', () => {
     ]);
     expect(found.imprintUrl).toBe('http://www.bistro.test/impressum');
     expect(found.cookies.find((cookie) => cookie.name === 'cart')).toMatchObject({ domain: 'www.bistro.test', party: 'first' });
+  });
+});
+
+describe('pages that never finish loading', () => {
+  let found: ScanFindings;
+  beforeAll(async () => {
+    found = await scanner().scan('http://www.stau.test/');
+  }, 60_000);
+
+  it('reads a start page whose image never finishes as it is, marked slow, instead of failing the scan', () => {
+    expect(found.pages[0]).toEqual({ url: 'http://www.stau.test/', status: 200, landedUrl: 'http://www.stau.test/', slow: true });
+    const names = found.cookies.map((cookie) => cookie.name);
+    expect(names).toEqual(expect.arrayContaining(['stau_start', 'stau_script']));
+  });
+
+  it('reads a sub-page whose script never finishes, marked slow, and keeps crawling', () => {
+    const byUrl = Object.fromEntries(found.pages.map((page) => [page.url, page]));
+    expect(Object.keys(byUrl).sort()).toEqual(['http://www.stau.test/', 'http://www.stau.test/normal', 'http://www.stau.test/unterseite']);
+    expect(byUrl['http://www.stau.test/unterseite']).toMatchObject({ status: 200, slow: true });
+    expect(byUrl['http://www.stau.test/normal']).toEqual({ url: 'http://www.stau.test/normal', status: 200, landedUrl: 'http://www.stau.test/normal' });
+    expect(found.cookies.map((cookie) => cookie.name)).toEqual(expect.arrayContaining(['stau_unterseite', 'stau_normal']));
+    expect(found.scripts).toContain('http://cdn.stau.test/haengt.js');
+  });
+});
+
+describe('redirects within the site', () => {
+  it('crawls the page a redirect landed on once: links to the landing address (also with #fragments) are not followed again', async () => {
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageConcurrency: 2 } }).scan('http://www.umzug.test/');
+    expect(found.pages.map((page) => [page.url, page.landedUrl])).toEqual([
+      ['http://www.umzug.test/', 'http://www.umzug.test/'],
+      ['http://www.umzug.test/alt', 'http://www.umzug.test/neu'],
+      ['http://www.umzug.test/a', 'http://www.umzug.test/a'],
+      ['http://www.umzug.test/b', 'http://www.umzug.test/b'],
+    ]);
+    expect(sites.hits.get('www.umzug.test /neu')).toBe(1);
+  });
+
+  it('does not count a redirect to a page already visited against the page limit', async () => {
+    const ended: [string, number, number][] = [];
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageConcurrency: 1, pageLimit: 4 } }).scan(
+      'http://www.umzug.test/andersrum',
+      { onPage: (page: VisitedPage, index, limit) => ended.push([page.url, index, limit]) },
+    );
+    // /alt lands on /neu, visited before it: it is left out, and the start page, the fourth page, still fits.
+    expect(found.pages.map((page) => page.url)).toEqual([
+      'http://www.umzug.test/andersrum',
+      'http://www.umzug.test/neu',
+      'http://www.umzug.test/b',
+      'http://www.umzug.test/',
+    ]);
+    expect(new Set(found.pages.map((page) => page.landedUrl)).size).toBe(4);
+    expect(ended).toEqual(found.pages.map((page, i) => [page.url, i + 1, 4]));
+  });
+});
+
+describe('stylesheets and fonts', () => {
+  let found: ScanFindings;
+  beforeAll(async () => {
+    found = await scanner().scan('http://www.schrift.test/');
+  }, 60_000);
+
+  it('lists the stylesheets the page loaded, of font services and its own', () => {
+    expect([...found.stylesheets].sort()).toEqual([
+      'http://www.schrift.test/stil.css',
+      'https://fonts.googleapis.com/css2?family=Fixture+Sans&display=swap',
+      'https://use.typekit.net/fix1abc.css',
+    ]);
+  });
+
+  it('lists the font files those stylesheets loaded from other hosts', () => {
+    expect([...found.fonts].sort()).toEqual([
+      'https://fonts.gstatic.com/s/fixturesans/v1/fixture-sans.woff2',
+      'https://use.typekit.net/af/fixture/l?primer=7cdcb4&fvd=n4&v=3',
+    ]);
   });
 });
 
@@ -242,6 +335,7 @@ describe('address safety', () => {
   it('visits private addresses when explicitly allowed (SCAN_ALLOW_PRIVATE_ADDRESSES)', async () => {
     const allowing = createScanner({ browser, policy: dnsEgressPolicy({ allowPrivate: true }), limits: { ...limits, pageLimit: 1 } });
     const found = await allowing.scan(`http://127.0.0.1:${sites.httpPort}/`);
-    expect(found.pages).toEqual([{ url: `http://127.0.0.1:${sites.httpPort}/`, status: 200 }]);
+    const url = `http://127.0.0.1:${sites.httpPort}/`;
+    expect(found.pages).toEqual([{ url, status: 200, landedUrl: url }]);
   });
 });

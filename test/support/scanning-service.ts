@@ -7,7 +7,9 @@ import { startTestService, type TestService } from './service.ts';
 const FIXTURE_SCAN_LIMITS: ScanLimits = {
   ...DEFAULT_SCAN_LIMITS,
   navigationTimeoutMs: 4_000,
-  networkIdleMs: 200,
+  loadTimeoutMs: 1_500,
+  pageWaitMs: 300,
+  startPageWaitMs: 600,
   graceMs: 500,
   totalTimeoutMs: 20_000,
 };

@@ -81,7 +81,7 @@ describe('scan domain', () => {
         { kind: 'script', value: 'http://www.googletagmanager.com/gtag/js?id=G-FIXTURE' },
       ]),
     );
-    expect(result.pages[0]).toEqual({ url: 'http://www.shop.test/', status: 200 });
+    expect(result.pages[0]).toEqual({ url: 'http://www.shop.test/', status: 200, landedUrl: 'http://www.shop.test/' });
     expect(result.url).toBe('http://www.shop.test/');
   });
 
