@@ -38,17 +38,44 @@ const rowSchema = z.object({
   [COLUMNS.wildcard]: z.enum(['0', '1', '']),
 });
 
-/** The file's categories → purpose ids. */
+const NECESSARY: PurposeId = '41ba25c';
+const PERSONALISATION: PurposeId = '7c19e32';
+const ANALYTICS: PurposeId = 'a717ff5';
+
+/** The file's categories → purpose ids ("Functional" is decided row by row: functionalPurpose). */
 const PURPOSE_BY_CATEGORY: Record<string, PurposeId> = {
-  necessary: '41ba25c',
-  security: '41ba25c',
-  functional: '41ba25c',
-  analytics: 'a717ff5',
+  necessary: NECESSARY,
+  security: NECESSARY,
+  analytics: ANALYTICS,
   marketing: 'cdcbd7c',
-  personalization: '7c19e32',
+  personalization: PERSONALISATION,
 };
-const purposeForCategory = (category: string): PurposeId =>
-  PURPOSE_BY_CATEGORY[category.trim().toLowerCase()] ?? '15c61c3';
+
+/**
+ * What a "Functional" row's description says it is for. Functional is not "technically
+ * necessary": only a row whose description names what the ePrivacy exemption covers — keeping
+ * the visitor's consent choice, security (bots, fraud, CSRF, challenges, rate limits), spreading
+ * load, signing in, a server session, the basket — is necessary; one that counts or measures is
+ * analytics; every other one (a chat widget, a player, a payment button, a preference) needs
+ * consent, as personalisation.
+ */
+const NECESSARY_USE =
+  /consent|opt[- ]?(?:out|in)\b|cookie (?:banner|notice|preferences?|choices?|settings|categor)|\bbanner\b|csrf|xsrf|secur|fraud|\bbots?\b|automated traffic|captcha|challenge|spam|ddos|rate[- ]?limit|trusted (?:web )?traffic|load[- ]?balanc|server[- ]?cluster|session affinity|sticky|authenticat|\blog(?:ged)?[- ]?in\b|signed in|sign[- ]?in|session (?:on|with) the server|session instance|php session|shopping (?:cart|basket)|\bcart\b|\bbasket\b|checkout/i;
+const MEASURING_USE = /statistic|analytic|telemetry|a\/b test|experiment|\bcount(?:s|ing)?\b|\bmeasur/i;
+
+function functionalPurpose(description: string): PurposeId {
+  if (MEASURING_USE.test(description)) return ANALYTICS;
+  if (NECESSARY_USE.test(description)) return NECESSARY;
+  return PERSONALISATION;
+}
+
+/** A row's purpose; `inferred`: a "Functional" row whose description says nothing more. */
+function purposeOfRow(row: Row): { purpose: PurposeId; inferred: boolean } {
+  const category = row[COLUMNS.category].trim().toLowerCase();
+  if (category !== 'functional') return { purpose: PURPOSE_BY_CATEGORY[category] ?? '15c61c3', inferred: false };
+  const purpose = functionalPurpose(row[COLUMNS.description]);
+  return { purpose, inferred: purpose === PERSONALISATION };
+}
 
 export type ImportSummary = { rows: number; services: number; newServices: number; skipped: { line: number; reason: string }[] };
 
@@ -81,14 +108,20 @@ function parseOpenCookieDatabase(csv: string): { rows: Row[]; skipped: ImportSum
 }
 
 /**
- * A service is technically necessary only when all its cookies are; otherwise its purpose is
- * that of the most common of its other cookies (Hotjar: analytics, though many of its rows say
- * "Functional").
+ * A service is technically necessary when all its cookies are, or when most are and the rest only
+ * remember the visitor's interface choices (language, currency: "user-interface customisation",
+ * which the ePrivacy exemption covers too). Otherwise its purpose is the most common one its other
+ * cookies state (Hotjar: analytics, though many of its rows say only "Functional"); a service whose
+ * other cookies are all "Functional" and say nothing more (a chat or payment widget, a player) is
+ * personalisation, which needs consent.
  */
 function purposeForRows(rows: Row[]): PurposeId {
-  const purposes = rows.map((row) => purposeForCategory(row[COLUMNS.category]));
-  const optional = purposes.filter((purpose) => purpose !== '41ba25c');
-  return (mostCommon(optional.length > 0 ? optional : purposes) || '15c61c3') as PurposeId;
+  const purposes = rows.map(purposeOfRow);
+  const optional = purposes.filter(({ purpose }) => purpose !== NECESSARY);
+  if (optional.length === 0) return NECESSARY;
+  if (optional.length * 2 < purposes.length && optional.every(({ purpose }) => purpose === PERSONALISATION)) return NECESSARY;
+  const stated = optional.filter(({ inferred }) => !inferred);
+  return stated.length > 0 ? (mostCommon(stated.map(({ purpose }) => purpose)) as PurposeId) : PERSONALISATION;
 }
 
 function mostCommon(values: string[]): string {

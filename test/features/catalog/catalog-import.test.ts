@@ -137,6 +137,53 @@ describe('catalog import', () => {
     }
   });
 
+  it('does not take "Functional" for technically necessary: only what the description says is exempt is, the rest needs consent', async () => {
+    const file = join(workDir, 'functional.csv');
+    const row = (id: number, platform: string, category: string, name: string, description: string) =>
+      `7e0a1b2c-0000-4000-8000-${String(id).padStart(12, '0')},${platform},${category},${name},,"${description}",1 year,${platform} Ltd.,https://example.org/privacy,0`;
+    await writeFile(
+      file,
+      [
+        'ID,Platform,Category,Cookie / Data Key name,Domain,Description,Retention period,Data Controller,User Privacy & GDPR Rights Portals,Wildcard match',
+        row(1, 'Chat Box', 'Functional', 'chatbox_id', "Necessary for the functionality of the website's chat-box function."),
+        row(2, 'Chat Box', 'Functional', 'chatbox_open', 'Remembers whether the chat window was open.'),
+        row(3, 'Tune Player', 'Functional', 'tp_device', 'Required to ensure the functionality of the integrated player.'),
+        row(4, 'App Monitor', 'Functional', 'am_user', 'A unique user identifier enabling counting of the number of users over time.'),
+        row(5, 'Consent Keeper', 'Functional', 'ck_state', "Stores the user's cookie consent state for the current domain."),
+        row(6, 'Consent Keeper', 'Functional', 'ck_bulk', 'Lets one consent decision apply to several sites.'),
+        row(7, 'Edge Shield', 'Functional', 'es_bm', 'Identifies trusted web traffic and keeps bad bots out.'),
+        row(8, 'Edge Shield', 'Functional', 'es_lb', 'Session affinity for the load balancer.'),
+        row(9, 'Shop Engine', 'Necessary', 'se_session', 'Keeps the visitor signed in between pages.'),
+        row(10, 'Shop Engine', 'Functional', 'se_cart', 'References the shopping cart of a guest.'),
+        row(11, 'Shop Engine', 'Functional', 'se_lang', 'Saves the language the visitor chose.'),
+        row(12, 'Pay Button', 'Functional', 'pb_fraud', 'Fraud prevention and detection.'),
+        row(13, 'Pay Button', 'Functional', 'pb_method', 'Remembers the payment method last used.'),
+        row(14, 'Pay Button', 'Functional', 'pb_access', 'Used to access the service it provides.'),
+      ].join('\n'),
+    );
+    await importFile(file);
+    const database = await target.open();
+    try {
+      const services = await database.orm.em.fork().find(ImportedServiceEntity, { platform: { $in: ['Chat Box', 'Tune Player', 'App Monitor', 'Consent Keeper', 'Edge Shield', 'Shop Engine', 'Pay Button'] } });
+      expect(Object.fromEntries(services.map((service) => [service.platform, service.purpose]))).toEqual({
+        // A widget or player described only as "Functional": personalisation, which needs consent.
+        'Chat Box': '7c19e32',
+        'Tune Player': '7c19e32',
+        // Counting users is measuring them.
+        'App Monitor': 'a717ff5',
+        // Keeping the consent choice, security and load balancing are exempt.
+        'Consent Keeper': '41ba25c',
+        'Edge Shield': '41ba25c',
+        // Mostly exempt (session, basket), the rest only an interface choice: exempt as a whole.
+        'Shop Engine': '41ba25c',
+        // One exempt cookie (fraud) does not carry two that are not.
+        'Pay Button': '7c19e32',
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses a file that is not in the Open Cookie Database format, with one clear line and a non-zero exit', async () => {
     const wrong = join(workDir, 'wrong.csv');
     await writeFile(wrong, 'name,value\n_ga,1\n');
