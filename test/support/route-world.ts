@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { RestRoute } from '../../src/features/feature.ts';
 import { API, createApiKey, createDomain, type DomainPath, domainState, embeddingPayload, themePayload } from './fixtures.ts';
 import type { TestService } from './service.ts';
+import { finishScanJob, insertScanJob } from '../../src/features/scan-jobs/scan-job.store.ts';
+import { newId } from '../../src/kernel/ids.ts';
 
 /**
  * For suites driven by the REST route table: one seeded object of every kind, the route's path
@@ -44,9 +46,10 @@ export async function seedWorld(service: TestService): Promise<World> {
     }),
   });
   expect(consent.status, await consent.clone().text()).toBe(201);
-  // Two scans that have ended, so that the newer compares with the older.
+  // Two scans that have ended, so that the newer compares with the older. Recorded through the
+  // scan store rather than crawled: a world is seeded for every route, and scans have suites of their own.
   const scanIds: string[] = [];
-  for (let i = 0; i < 2; i++) scanIds.push(await scanToItsEnd(service, domain.base));
+  for (let i = 0; i < 2; i++) scanIds.push(await recordSucceededScan(service, domain.domainId, i === 0 ? [] : ['seeded_cookie']));
   // A finding, as the permanent scan would record one (its sweep runs on a daily schedule in the tests).
   const findingId = randomUUID();
   await service.database.orm.em.fork().execute(
@@ -78,16 +81,30 @@ export async function seedWorld(service: TestService): Promise<World> {
   };
 }
 
-/** Starts a scan of the domain and waits until a worker has ended it (the test service runs one). */
-async function scanToItsEnd(service: TestService, base: string): Promise<string> {
-  const started = await service.rest('POST', `${base}/scan`);
-  expect(started.status, started.text).toBe(201);
-  for (let tries = 0; tries < 600; tries++) {
-    const job = await service.rest('GET', `${base}/scan/${started.body.id}`);
-    if (job.body.status === 'succeeded' || job.body.status === 'failed') return started.body.id;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the seeded scan ${started.body.id} did not end`);
+/** A scan of the domain that has succeeded, finding these first-party cookies and nothing else. */
+async function recordSucceededScan(service: TestService, domainId: string, cookies: string[]): Promise<string> {
+  const em = service.database.orm.em.fork();
+  const url = 'http://www.shop.test/';
+  const job = await insertScanJob(em, { id: newId(), domainId, trigger: 'job', url, pageLimit: 10 });
+  await finishScanJob(em, job.id, {
+    result: {
+      address: { company: null, street: null, zipCode: null, city: null },
+      imprintUrl: null,
+      privacyPolicyUrl: null,
+      availablePresets: [],
+      storage: {
+        cookies: cookies.map((name) => ({ name, domain: 'www.shop.test', path: '/', expires: null, httpOnly: false, secure: false, sameSite: 'Lax', party: 'first' as const })),
+        localStorage: [],
+        sessionStorage: [],
+        indexedDB: [],
+        cacheStorage: [],
+      },
+      url,
+      pages: [{ url, status: 200, landedUrl: url }],
+      durationMs: 1000,
+    },
+  });
+  return job.id;
 }
 
 /** The route's path with every `:param` replaced by the world's id; `odd` puts a verbatim segment in place of one. */
