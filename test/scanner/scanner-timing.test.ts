@@ -42,13 +42,13 @@ describe('late keys, with the default waits', () => {
   }, 30_000);
 });
 
-describe('speed', () => {
-  it('scans the ten pages of a site in about 6 s with the default waits', async () => {
+describe('the default waits', () => {
+  // How fast this is, is the benchmark's to say (npm run bench: "scan of a 10-page site with per-page waits").
+  it('read all ten pages of a site, none slow, in no less than the start page's wait', async () => {
     const found = await createScanner({ browser, policy: sites.policy }).scan('http://www.tensite.test/');
     expect(found.pages).toHaveLength(10);
     expect(found.pages.every((page) => page.status === 200 && !page.slow)).toBe(true);
     // The start page's minimum lifetime is the floor; the nine other pages are read meanwhile.
     expect(found.durationMs).toBeGreaterThanOrEqual(DEFAULT_SCAN_LIMITS.startPageWaitMs);
-    expect(found.durationMs).toBeLessThan(7_000);
   }, 30_000);
 });
