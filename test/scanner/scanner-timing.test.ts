@@ -44,7 +44,7 @@ describe('late keys, with the default waits', () => {
 
 describe('the default waits', () => {
   // How fast this is, is the benchmark's to say (npm run bench: "scan of a 10-page site with per-page waits").
-  it('read all ten pages of a site, none slow, in no less than the start page's wait', async () => {
+  it('read all ten pages of a site, none slow, in no less than the start page’s wait', async () => {
     const found = await createScanner({ browser, policy: sites.policy }).scan('http://www.tensite.test/');
     expect(found.pages).toHaveLength(10);
     expect(found.pages.every((page) => page.status === 200 && !page.slow)).toBe(true);
