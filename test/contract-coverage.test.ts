@@ -61,7 +61,7 @@ describe('the REST route table against the contract (docs/REST-CONTRACT.md)', ()
     }
   });
 
-  it('has the management routes for clients, their API keys and domains', () => {
+  it('has the management routes for clients, their API keys, webhooks and domains', () => {
     const management = restRoutes.filter((r) => !r.path.includes('/domain/:domainId/')).map((r) => `${r.method} ${r.path}`);
     expect(management.sort()).toEqual(
       [
@@ -79,6 +79,9 @@ describe('the REST route table against the contract (docs/REST-CONTRACT.md)', ()
         'POST /hosting/api/client/:clientId/apikey',
         'GET /hosting/api/client/:clientId/apikey',
         'DELETE /hosting/api/client/:clientId/apikey/:keyId',
+        'GET /hosting/api/client/:clientId/webhook',
+        'PUT /hosting/api/client/:clientId/webhook',
+        'DELETE /hosting/api/client/:clientId/webhook',
       ].sort(),
     );
   });
