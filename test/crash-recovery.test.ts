@@ -131,7 +131,12 @@ describe('a process killed mid-write', () => {
     const domain = await api('POST', `/client/${client.body.id}/domain`, { name: 'presets.example' });
     const base = `/client/${client.body.id}/domain/${domain.body.id}`;
     const presets = builtinPresets.map((preset) => ({ id: preset.id }));
-    const expectedAssets = builtinPresets.reduce((sum, preset) => sum + preset.cookies.length, 0);
+    // What the whole import makes, from an import nobody interrupts (a cookie several presets list is declared once).
+    const reference = await api('POST', `/client/${client.body.id}/domain`, { name: 'reference.example' });
+    expect((await api('POST', `/client/${client.body.id}/domain/${reference.body.id}/onboarding/presets`, presets)).status).toBe(201);
+    const referenceEmbeddings = (await api('GET', `/client/${client.body.id}/domain/${reference.body.id}/embedding`)).body as { assets: unknown[] }[];
+    expect(referenceEmbeddings).toHaveLength(presets.length);
+    const expectedAssets = referenceEmbeddings.reduce((sum, embedding) => sum + embedding.assets.length, 0);
 
     const outcomes: string[] = [];
     for (const delay of DELAYS_MS) {
