@@ -83,6 +83,9 @@ describe('statements per request stay the same whatever the size', () => {
         service.rest('PUT', `${domain!.base}/placeholder`, Array.from({ length: size * 4 }, (_, i) => ({ name: `n${i}`, value: 'v' }))),
       );
       await measure('REST create an embedding with assets', () => service.rest('POST', `${domain!.base}/embedding`, embeddingPayload({ name: `E${size}` })));
+      const created = (await service.rest('POST', `${domain!.base}/embedding`, embeddingPayload({ name: `F${size}` }))).body;
+      await measure('REST update an embedding', () => service.rest('PUT', `${domain!.base}/embedding/${created.id}`, { name: `G${size}` }));
+      await measure('REST delete an embedding', () => service.rest('DELETE', `${domain!.base}/embedding/${created.id}`));
       await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
       await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
       await measure('REST read all locales', () => service.rest('GET', `${domain!.base}/locale`));
@@ -107,13 +110,17 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST read one asset', 1], // the same
     ['REST read one domain', 1], // the domain with its client id
     ['REST read all domains of the client', 1], // the client left-joined to its domains
-    // begin, lock domain, delete, one batched insert; then its revision: the changed domains locked, the newest
-    // revision's manifest, what is published but the embeddings (domain, placeholders, themes, locales), parts and
-    // revision in one; commit
-    ['REST bulk replace of the placeholders', 12],
-    // who owns the domain; begin, lock it, insert the embedding, one batched insert of its assets; its revision (7 as
-    // above, and the changed embedding read again: never the domain's other embeddings); commit
-    ['REST create an embedding with assets', 14],
+    // begin; the domain checked and locked; the old list deleted and the new one inserted in one statement; its
+    // revision: what changed with the new placeholders and the newest revision's manifest in one read, parts and
+    // revision in one write; commit
+    ['REST bulk replace of the placeholders', 6],
+    // begin; the domain checked and locked, the embedding and its assets inserted, in one statement; its revision (2,
+    // as above, reading only the changed embedding: never the domain's other embeddings); commit
+    ['REST create an embedding with assets', 5],
+    // begin; the domain checked and locked; the embedding updated and read back with its assets; its revision (2); commit
+    ['REST update an embedding', 6],
+    // begin; the domain checked and locked and the embedding deleted, in one statement; its revision (2); commit
+    ['REST delete an embedding', 5],
     ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
     ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
     ['REST read all locales', 1], // the domain left-joined to its locales

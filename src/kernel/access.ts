@@ -91,6 +91,12 @@ export function domainChecks<Domain, DomainRead>(lookups: DomainLookups<Domain, 
     },
 
     /**
+     * The 404 for a write whose own statement found the domain missing or not the client's
+     * (see features/domains/domain-write.ts), naming what is missing.
+     */
+    missingDomain: (ctx: RequestContext, scope: DomainScope): Promise<ServiceError> => missingDomain(ctx.em, scope),
+
+    /**
      * The domain entity, for writes. With `lock`, its row is locked until the transaction ends,
      * so writes within one domain queue up instead of interleaving (bulk replace, default theme,
      * asset replacement).

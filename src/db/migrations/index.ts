@@ -11,6 +11,7 @@ import { Migration20261123210000_consent_records } from './Migration202611232100
 import { Migration20261123230000_revisions } from './Migration20261123230000_revisions.ts';
 import { Migration20261124180000_scan_jobs } from './Migration20261124180000_scan_jobs.ts';
 import { Migration20261124190000_permanent_scan } from './Migration20261124190000_permanent_scan.ts';
+import { Migration20261126100000_changed_tables } from './Migration20261126100000_changed_tables.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123230000_revisions', class: Migration20261123230000_revisions },
   { name: 'Migration20261124180000_scan_jobs', class: Migration20261124180000_scan_jobs },
   { name: 'Migration20261124190000_permanent_scan', class: Migration20261124190000_permanent_scan },
+  { name: 'Migration20261126100000_changed_tables', class: Migration20261126100000_changed_tables },
 ];

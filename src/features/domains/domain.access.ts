@@ -5,7 +5,7 @@ import { DomainEntity, type DomainRow } from './domain.entity.ts';
 import { domainLoader, domainOwnerLoader, type OwnedDomainRecord } from './domain.reads.ts';
 
 /** The kernel's domain checks (kernel/access.ts), over the client and domain tables. */
-export const { readDomain, reachDomain, requireDomain, itemsOfDomain } = domainChecks<DomainRow, OwnedDomainRecord>({
+export const { readDomain, reachDomain, requireDomain, itemsOfDomain, missingDomain } = domainChecks<DomainRow, OwnedDomainRecord>({
   clientExists: async (em, id) => (await em.count(ClientEntity, { id })) > 0,
   // By primary key, so that the many fields of one GraphQL query that each need the domain
   // cost one query between them (the identity map answers the others).

@@ -11,13 +11,22 @@ import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
-import { DomainEntity, type DomainRow } from '../domains/domain.entity.ts';
+import type { DomainRow } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
-import { EmbeddingAssetEntity, type EmbeddingAssetRow, EmbeddingEntity, type EmbeddingRow } from './embedding.entity.ts';
+import {
+  EmbeddingAssetEntity,
+  type EmbeddingAssetRecord,
+  type EmbeddingAssetRow,
+  EmbeddingEntity,
+  type EmbeddingRecord,
+  type EmbeddingRow,
+} from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
-import { embeddingRecord, embeddingsOfDomainLoader } from './embedding.reads.ts';
+import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
+import { assignments, insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
+import { heldOrMissing, lockOwnedDomain, OWNED_DOMAIN, ownedDomain } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -64,12 +73,32 @@ export async function createEmbedding(
   scope: DomainScope,
   input: EmbeddingCreate,
 ): Promise<Embedding> {
-  const domain = await reachDomain(ctx, scope);
+  const owned = ownedDomain(ctx, scope);
+  // A missing domain is reported before a vendor the list lacks, as a lookup would.
+  if (input.tcfVendor !== undefined && input.tcfVendor !== null) await reachDomain(ctx, scope);
   return inTransaction(ctx, async (em) => {
-    const fields = await withTcfVendorName(em, input);
-    const [row, assets] = insertEmbedding(em, em.getReference(DomainEntity, domain.id), fields);
-    await em.flush();
-    return toEmbedding(row, assets);
+    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input);
+    const now = new Date();
+    const embedding = { ...embeddingDefaults, ...fields, id: newId(), domain: scope.domainId, catalogKey: null, createdAt: now, updatedAt: now };
+    const assets = inputs.map(({ id: _sent, ...asset }, position) => ({
+      ...assetDefaults,
+      ...asset,
+      position,
+      id: newId(),
+      embedding: embedding.id,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    // One statement: the domain checked and locked, the embedding and its assets inserted.
+    const [row] = await em.execute<{ inserted: number }[]>(
+      `with ${OWNED_DOMAIN},
+         "new_embedding" as (${insertRows(em, EmbeddingEntity, 'exists (select 1 from "owned_domain")')} returning 1),
+         "new_assets" as (${insertRows(em, EmbeddingAssetEntity, 'exists (select 1 from "new_embedding")')} returning 1)
+       select (select count(*) from "new_embedding")::int as "inserted", (select count(*) from "new_assets")::int as "assets"`,
+      [...owned, rowsParameter(em, EmbeddingEntity, [embedding]), rowsParameter(em, EmbeddingAssetEntity, assets)],
+    );
+    await heldOrMissing(ctx, em, scope, row?.inserted === 1);
+    return toEmbedding(embedding, assets);
   });
 }
 
@@ -105,26 +134,56 @@ export async function updateEmbedding(
   scope: EmbeddingScope,
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
+  if (input.assets !== undefined) return replaceEmbedding(ctx, scope, input);
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
+  if (input.tcfVendor !== undefined && input.tcfVendor !== null) await reachDomain(ctx, scope);
+  return inTransaction(ctx, async (em) => {
+    await lockOwnedDomain(ctx, em, scope);
+    const { id: _ignored, assets: _none, ...fields } = await withTcfVendorName(em, input);
+    // Read after the domain's lock: the assets it answers with are current.
+    const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: new Date() });
+    const [row] = await em.execute<{ embedding: EmbeddingRecord; assets: EmbeddingAssetRecord[] }[]>(
+      `with "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" = ? and "domain_id" = ? returning ${embeddingReturning(em)})
+       ${changedEmbeddingWithAssets(em)}`,
+      [...set.params, scope.embeddingId, scope.domainId],
+    );
+    if (!row) throw notFound(`embedding ${scope.embeddingId}`);
+    return toEmbedding(row.embedding, row.assets);
+  });
+}
+
+/** An update that sends `assets`: the embedding's row locked, its assets loaded and replaced in the unit of work. */
+async function replaceEmbedding(ctx: RequestContext, scope: EmbeddingScope, input: EmbeddingUpdate): Promise<Embedding> {
   const domain = await reachDomain(ctx, scope);
   return inTransaction(ctx, async (em) => {
-    const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: input.assets !== undefined });
+    const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
     const { id: _ignored, assets, ...fields } = await withTcfVendorName(em, input);
     em.assign(row, fields);
-    const current = row.assets.getItems();
-    const next = assets === undefined ? current : replaceAssets(em, row, current, assets);
+    const next = replaceAssets(em, row, row.assets.getItems(), assets ?? []);
     await em.flush();
     return toEmbedding(row, next);
   });
 }
 
 export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
-  const domain = await reachDomain(ctx, scope);
-  if (!isId(scope.embeddingId)) throw notFound(`embedding ${scope.embeddingId}`);
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
+  const owned = ownedDomain(ctx, scope);
   // In a transaction of its own, so that the configuration it leaves is kept as a revision.
   await inTransaction(ctx, async (em) => {
-    if ((await em.nativeDelete(EmbeddingEntity, { id: scope.embeddingId, domain: domain.id })) === 0) {
-      throw notFound(`embedding ${scope.embeddingId}`);
-    }
+    const [row] = await em.execute<{ owned: number; deleted: number }[]>(
+      `with ${OWNED_DOMAIN},
+         "gone" as (delete from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning 1)
+       select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "gone")::int as "deleted"`,
+      [...owned, scope.embeddingId],
+    );
+    await heldOrMissing(ctx, em, scope, row?.owned === 1);
+    if (row?.deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
   });
 }
 

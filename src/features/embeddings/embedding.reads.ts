@@ -1,13 +1,14 @@
 import { type EntityManager, sql } from '@mikro-orm/postgresql';
 import type { DomainScope } from '../../kernel/access.ts';
 import { anyOf, fieldsOf, jsonArrayOf, preparedRead, uuidList } from '../../db/read-model.ts';
+import { recordColumns, tableOf } from '../../db/set-writes.ts';
 import { itemsOfDomainsLoader } from '../domains/domain.reads.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity, type EmbeddingRecord } from './embedding.entity.ts';
 
 export type EmbeddingWithAssets = EmbeddingRecord & { assets: EmbeddingAssetRecord[] };
 
 /** The fields of the embeddings `e` with their assets, in order, as a JSON array of plain records under `assets`. */
-function embeddingsWithAssets(em: EntityManager) {
+export function embeddingsWithAssets(em: EntityManager) {
   const assets = em
     .qb(EmbeddingAssetEntity, 'a')
     .select(fieldsOf(em, EmbeddingAssetEntity, 'a'))
@@ -47,3 +48,17 @@ const embeddingsByIds = preparedRead<{ domainId: string; ids: string }, Embeddin
 export function embeddingsOfIds(em: EntityManager, domainId: string, ids: readonly string[]): Promise<EmbeddingWithAssets[]> {
   return embeddingsByIds(em, { domainId, ids: uuidList(em, ids) });
 }
+
+/**
+ * `select to_json("changed") as "embedding", <its assets> as "assets" from "changed"`: the
+ * embedding a write of the same statement returned as the common table expression "changed"
+ * (`returning ${embeddingReturning(em)}`), with its assets, which that statement did not change,
+ * as plain records.
+ */
+export const changedEmbeddingWithAssets = (em: EntityManager): string =>
+  `select to_json("changed") as "embedding", coalesce((select json_agg(x order by x."position") from (` +
+  `select ${recordColumns(em, EmbeddingAssetEntity, 'a')} from ${tableOf(em, EmbeddingAssetEntity)} as "a" where "a"."embedding_id" = "changed"."id"` +
+  `) as x), '[]'::json) as "assets" from "changed"`;
+
+/** `"id" as "id", "script_html_code" as "scriptHtmlCode", …`: a written embedding as the read model names it. */
+export const embeddingReturning = (em: EntityManager): string => recordColumns(em, EmbeddingEntity);

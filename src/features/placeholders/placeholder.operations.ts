@@ -6,9 +6,11 @@ import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, reachDomain, requireDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity } from './placeholder.entity.ts';
+import { insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
+import { lockOwnedDomain } from '../domains/domain-write.ts';
 import { placeholderRecord, placeholdersOfDomainLoader } from './placeholder.reads.ts';
 import { toPlaceholder } from './placeholder.view.ts';
 
@@ -53,7 +55,10 @@ export async function createPlaceholder(
   );
 }
 
-/** The domain's placeholders become exactly `items`, in one transaction. */
+/**
+ * The domain's placeholders become exactly `items`, in one transaction: the domain locked first
+ * (concurrent replaces queue), then one statement deletes the old list and inserts the new one.
+ */
 export async function replacePlaceholders(
   ctx: RequestContext,
   scope: DomainScope,
@@ -62,12 +67,16 @@ export async function replacePlaceholders(
   return inTransaction(
     ctx,
     async (em) => {
-      const domain = await requireDomain({ ...ctx, em, lock: true }, scope);
-      await em.nativeDelete(PlaceholderEntity, { domain });
-      const rows = items.map((item) =>
-        em.create(PlaceholderEntity, { id: newId(), domain, name: item.name, value: item.value }),
+      await lockOwnedDomain(ctx, em, scope);
+      const now = new Date();
+      const rows = items.map((item) => ({ id: newId(), domain: scope.domainId, name: item.name, value: item.value, createdAt: now, updatedAt: now }));
+      // The insert waits for the delete (it reads its count), so the old names are gone before the new ones
+      // arrive; a name twice in `items` fails on the unique index: 409.
+      await em.execute(
+        `with "gone" as (delete from ${tableOf(em, PlaceholderEntity)} where "domain_id" = ? returning 1)
+         ${insertRows(em, PlaceholderEntity, '(select count(*) from "gone") >= 0')}`,
+        [scope.domainId, rowsParameter(em, PlaceholderEntity, rows)],
       );
-      await em.flush();
       return rows.map(toPlaceholder);
     },
     DUPLICATE,

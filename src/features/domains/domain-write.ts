@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
+import type { RequestContext } from '../../kernel/context.ts';
+import { domainLocksHeld } from '../../db/row-lock.ts';
+import { missingDomain } from './domain.access.ts';
+
+/**
+ * The hot writes beneath a domain (embeddings, placeholders) check whose the domain is and lock
+ * its row in their own first statement, instead of reading the owner first and locking it next:
+ * `with ${OWNED_DOMAIN}, … insert … where exists (select 1 from "owned_domain")`, its parameters
+ * `ownedDomain(scope)` first. The lock (FOR NO KEY UPDATE, as everywhere: db/row-lock.ts) queues
+ * the domain's writers and makes the transaction's later statements, its revision's among them,
+ * read what every earlier writer committed.
+ *
+ * That statement itself read with a snapshot taken before it waited for the lock, so it may only
+ * write what does not depend on reading the domain's other rows: inserting rows, or changing and
+ * deleting rows by id (PostgreSQL re-reads a row a concurrent writer changed). A write that must
+ * read the current rows (replacing a list) locks in a statement of its own (`lockOwnedDomain`).
+ */
+export const OWNED_DOMAIN = `"owned_domain" as (select "id" from "domain" where "id" = ? and "client_id" = ? for no key update)`;
+
+/** The parameters of `OWNED_DOMAIN`, once the caller may reach the scope at all. */
+export function ownedDomain(ctx: RequestContext, scope: DomainScope): [string, string] {
+  assertDomainScope(ctx.caller, scope);
+  return [scope.domainId, scope.clientId];
+}
+
+/** After a statement with `OWNED_DOMAIN`: notes the lock it took, or throws the 404 naming what is missing. */
+export async function heldOrMissing(ctx: RequestContext, em: EntityManager, scope: DomainScope, owned: boolean): Promise<void> {
+  // Asked in the transaction: the embedded database has one session, which the transaction holds.
+  if (!owned) throw await missingDomain({ ...ctx, em }, scope);
+  domainLocksHeld(em).add(scope.domainId);
+}
+
+/** Locks the domain's row in a statement of its own, if it is the client's; otherwise the 404. */
+export async function lockOwnedDomain(ctx: RequestContext, em: EntityManager, scope: DomainScope): Promise<void> {
+  const rows = await em.execute<{ id: string }[]>(`with ${OWNED_DOMAIN} select "id" from "owned_domain"`, ownedDomain(ctx, scope));
+  await heldOrMissing(ctx, em, scope, rows.length > 0);
+}
