@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API, createDomain, type DomainPath, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { startTestService, type TestService } from './support/service.ts';
+import { compileSelections } from '../src/graphql/selection-sql/index.ts';
 
 /**
  * SQL statements per request are deterministic and must not grow with the data (no N+1):
@@ -95,6 +96,20 @@ describe('statements per request stay the same whatever the size', () => {
       await measure('GraphQL client with its 3 domains and their locales', () =>
         service.graphql(WHOLE_CLIENT_WITH_LOCALES, { c: domain!.clientId }),
       );
+      // The same without compiled selections: the batching loaders, which answer what is not compiled.
+      compileSelections(service.services, false);
+      try {
+        await measure('GraphQL whole domain, not compiled', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
+        await measure('GraphQL client with its 3 domains, not compiled', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
+        await measure('GraphQL whole domain with its locales, not compiled', () =>
+          service.graphql(WHOLE_DOMAIN_WITH_LOCALES, { c: domain!.clientId, d: domain!.domainId }),
+        );
+        await measure('GraphQL client with its 3 domains and their locales, not compiled', () =>
+          service.graphql(WHOLE_CLIENT_WITH_LOCALES, { c: domain!.clientId }),
+        );
+      } finally {
+        compileSelections(service.services, true);
+      }
     }
     console.log(Object.entries(counts).map(([label, values]) => `${label}: ${values.join(', ')}`).join('\n'));
   }, 120_000);
@@ -121,27 +136,35 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST update an embedding', 6],
     // begin; the domain checked and locked and the embedding deleted, in one statement; its revision (2); commit
     ['REST delete an embedding', 5],
-    ['GraphQL whole domain', 4], // domain, then placeholders, themes, embeddings with assets
-    ['GraphQL client with its 3 domains', 5], // client, its domains, then one query per kind for all three
+    // The selection compiled into one statement (src/graphql/selection-sql): the domain with its lists as JSON
+    ['GraphQL whole domain', 1],
+    ['GraphQL client with its 3 domains', 1], // the client with its domains and theirs, in one
     ['REST read all locales', 1], // the domain left-joined to its locales
-    ['GraphQL whole domain with its locales', 5], // as the whole domain, plus one for its locales
-    ['GraphQL client with its 3 domains and their locales', 6], // as the client's domains, plus one for all their locales
+    ['GraphQL whole domain with its locales', 1], // its locales in the same statement
+    ['GraphQL client with its 3 domains and their locales', 1],
+    ['GraphQL whole domain, not compiled', 4], // domain, then placeholders, themes, embeddings with assets
+    ['GraphQL client with its 3 domains, not compiled', 5], // client, its domains, then one query per kind for all three
+    ['GraphQL whole domain with its locales, not compiled', 5], // as the whole domain, plus one for its locales
+    ['GraphQL client with its 3 domains and their locales, not compiled', 6], // as the client's domains, plus one for all their locales
   ])('%s: %i statements at every size', (label, expected) => {
     expect(counts[label]).toEqual(sizes.map(() => expected));
   });
 });
 
 describe('a batch of ids goes to the database as one parameter', () => {
+  // The batching loaders answer what is not compiled (nodes of mutations, selections compiled off): measured with compiling off.
   it('one uuid[] whatever the number of ids: no list of placeholders growing with the batch', async () => {
     const [domain] = await seed(3, 1);
     const spy = vi.spyOn(service.database.orm.config.getLogger(), 'logQuery');
     let statements: { query?: string; params?: readonly unknown[] }[];
+    compileSelections(service.services, false);
     try {
       const answer = await service.graphql(WHOLE_CLIENT, { c: domain!.clientId });
       expect(answer.errors).toBeUndefined();
       statements = spy.mock.calls.map(([context]) => context);
     } finally {
       spy.mockRestore();
+      compileSelections(service.services, true);
     }
     const batched = statements.filter(({ query }) => query?.includes(' = any('));
     // the client's domains, then the placeholders, themes and embeddings of its three domains

@@ -13,6 +13,7 @@ import { freshTestDatabase } from './database.ts';
 import { startJobQueue } from '../../src/db/job-queue.ts';
 import { composeScanning, type PermanentScanTiming, startBackgroundWork } from '../../src/app/background.ts';
 import { openApiValidator } from './openapi-validator.ts';
+import { compileSelections } from '../../src/graphql/selection-sql/index.ts';
 
 export type HttpAnswer<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -79,6 +80,11 @@ export type TestServiceOptions = {
   webhookPolicy?: EgressPolicy;
   /** The address the snippet and the banner use; `self`: the test service's own (for a browser). */
   publicBaseUrl?: 'self' | string;
+  /**
+   * Whether GraphQL compiles a root's selection into one statement (default true, as the service
+   * does); `compileSelections(service.services, on)` switches it later, between requests.
+   */
+  compiledSelections?: boolean;
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -114,6 +120,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     publicBaseUrl,
     observeScan: metrics.scan,
   });
+  if (options.compiledSelections === false) compileSelections(services, false);
   // As the service does before it listens: this month's consent partition exists.
   await services.consents.ensure();
   const background =

@@ -16,6 +16,9 @@ import {
   listEmbeddings,
   updateEmbedding,
 } from './embedding.operations.ts';
+import { declareList, declareTable, prefetched } from '../../graphql/selection-sql/index.ts';
+import { EmbeddingAssetEntity, EmbeddingEntity } from './embedding.entity.ts';
+import { toEmbedding, toEmbeddingAsset } from './embedding.view.ts';
 
 // ── output types: the field lists, translations as lists of entries ─────────
 
@@ -53,8 +56,41 @@ export const EmbeddingType = builder.objectRef<Embedding>('Embedding').implement
   }),
 });
 
+// ── compiled selections (src/graphql/selection-sql): a domain's embeddings with their assets ──
+
+declareTable({
+  type: 'EmbeddingAsset',
+  entity: EmbeddingAssetEntity,
+  fields: assetFields,
+  always: ['id'],
+  toNode: (row) => toEmbeddingAsset(row as unknown as Parameters<typeof toEmbeddingAsset>[0]),
+});
+declareTable({
+  type: 'Embedding',
+  entity: EmbeddingEntity,
+  fields: embeddingFields,
+  always: ['id'],
+  // `assets` are set on the payload from the list (below), as the usual read sets them.
+  toNode: (row) => toEmbedding(row as unknown as Parameters<typeof toEmbedding>[0], []),
+});
+// In order of position, as the usual read (jsonArrayOf) orders them; `asset(id:)` looks in them.
+declareList({
+  parent: 'Embedding',
+  field: 'assets',
+  child: 'EmbeddingAsset',
+  foreignKey: 'embedding',
+  orderBy: 'position',
+  inPayload: true,
+  readBy: ['asset'],
+});
+// By id, as embeddingsOfDomainLoader reads them.
+declareList({ parent: 'Domain', field: 'embeddings', child: 'Embedding', foreignKey: 'domain', orderBy: 'id' });
+
 builder.objectFields(DomainType, (t) => ({
-  embeddings: t.field({ type: [EmbeddingType], resolve: (domain, _, ctx) => listEmbeddings(ctx, scopeOf(domain)) }),
+  embeddings: t.field({
+    type: [EmbeddingType],
+    resolve: (domain, _, ctx) => prefetched<Embedding>(domain, 'embeddings') ?? listEmbeddings(ctx, scopeOf(domain)),
+  }),
   embedding: t.field({
     type: EmbeddingType,
     args: { id: t.arg.id({ required: true }) },

@@ -6,6 +6,9 @@ import { builder } from '../../graphql/builder.ts';
 import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import { createLocale, deleteLocale, getLocale, listLocales, updateLocale } from './locale.operations.ts';
+import { declareList, declareTable, prefetched } from '../../graphql/selection-sql/index.ts';
+import { LocaleEntity } from './locale.entity.ts';
+import { toLocale } from './locale.view.ts';
 
 /**
  * Purpose ids start with digits, which GraphQL names may not, so `purposeNames` and
@@ -75,11 +78,39 @@ const LocaleUpdateInput = builder.inputType('LocaleUpdateInput', {
   fields: (t) => payloadInputFields(t, localeFields, 'update', purposeInputs(t)),
 });
 
+// ── compiled selections (src/graphql/selection-sql): a domain's locales ──
+
+declareTable({
+  type: 'Locale',
+  entity: LocaleEntity,
+  fields: localeFields,
+  // Every text is the view's, from the stored texts over the defaults of the locale's language (its name).
+  reads: Object.fromEntries(
+    Object.keys(localeFields)
+      .filter((key) => key !== 'name' && key !== 'active')
+      .map((key) => [key, ['texts']]),
+  ),
+  always: ['name'],
+  toNode: (row) => toLocale({ name: row.name as string, active: row.active as boolean, texts: (row.texts ?? {}) as Parameters<typeof toLocale>[0]['texts'] }),
+});
+
+const byName = (a: Locale, b: Locale) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+// Read by id, as localesOfDomainLoader reads them, then sorted by name as listLocales sorts them.
+declareList({
+  parent: 'Domain',
+  field: 'localeTexts',
+  child: 'Locale',
+  foreignKey: 'domain',
+  orderBy: 'id',
+  arrange: (nodes) => (nodes as Locale[]).sort(byName),
+});
+
 builder.objectFields(DomainType, (t) => ({
   localeTexts: t.field({
     type: [LocaleType],
     description: 'Every locale of the domain with its texts, active or not, by name (`locales` names the active ones).',
-    resolve: (domain, _, ctx) => listLocales(ctx, scopeOf(domain)),
+    resolve: (domain, _, ctx) => prefetched<Locale>(domain, 'localeTexts') ?? listLocales(ctx, scopeOf(domain)),
   }),
   locale: t.field({
     type: LocaleType,

@@ -17,6 +17,9 @@ import {
   replacePlaceholders,
   updatePlaceholder,
 } from './placeholder.operations.ts';
+import { declareList, declareTable, prefetched } from '../../graphql/selection-sql/index.ts';
+import { PlaceholderEntity } from './placeholder.entity.ts';
+import { toPlaceholder } from './placeholder.view.ts';
 
 export const PlaceholderType = builder.objectRef<Placeholder>('Placeholder').implement({
   description: 'A named text variable of a domain.',
@@ -30,10 +33,22 @@ const PlaceholderUpdateInput = builder.inputType('PlaceholderUpdateInput', {
   fields: (t) => payloadInputFields(t, placeholderFields, 'update', {}),
 });
 
+// ── compiled selections (src/graphql/selection-sql): a domain's placeholders ──
+
+declareTable({
+  type: 'Placeholder',
+  entity: PlaceholderEntity,
+  fields: placeholderFields,
+  always: ['id'],
+  toNode: (row) => toPlaceholder(row as unknown as Parameters<typeof toPlaceholder>[0]),
+});
+// By id, as placeholdersOfDomainLoader reads them.
+declareList({ parent: 'Domain', field: 'placeholders', child: 'Placeholder', foreignKey: 'domain', orderBy: 'id' });
+
 builder.objectFields(DomainType, (t) => ({
   placeholders: t.field({
     type: [PlaceholderType],
-    resolve: (domain, _, ctx) => listPlaceholders(ctx, scopeOf(domain)),
+    resolve: (domain, _, ctx) => prefetched<Placeholder>(domain, 'placeholders') ?? listPlaceholders(ctx, scopeOf(domain)),
   }),
   placeholder: t.field({
     type: PlaceholderType,

@@ -4,6 +4,9 @@ import { builder } from '../../graphql/builder.ts';
 import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
 import { createTheme, deleteTheme, getTheme, listThemes, updateTheme } from './theme.operations.ts';
+import { declareList, declareTable, prefetched } from '../../graphql/selection-sql/index.ts';
+import { ThemeEntity } from './theme.entity.ts';
+import { toTheme } from './theme.view.ts';
 
 const ThemeType = builder.objectRef<Theme>('Theme').implement({
   description: "The consent banner's look.",
@@ -19,8 +22,23 @@ const ThemeUpdateInput = builder.inputType('ThemeUpdateInput', {
 
 const themeArgs = (t: Parameters<typeof domainArgs>[0]) => ({ ...domainArgs(t), themeId: t.arg.id({ required: true }) });
 
+// ── compiled selections (src/graphql/selection-sql): a domain's themes ──
+
+declareTable({
+  type: 'Theme',
+  entity: ThemeEntity,
+  fields: themeFields,
+  always: ['id'],
+  toNode: (row) => toTheme(row as unknown as Parameters<typeof toTheme>[0]),
+});
+// By id, as themesOfDomainLoader reads them.
+declareList({ parent: 'Domain', field: 'themes', child: 'Theme', foreignKey: 'domain', orderBy: 'id' });
+
 builder.objectFields(DomainType, (t) => ({
-  themes: t.field({ type: [ThemeType], resolve: (domain, _, ctx) => listThemes(ctx, scopeOf(domain)) }),
+  themes: t.field({
+    type: [ThemeType],
+    resolve: (domain, _, ctx) => prefetched<Theme>(domain, 'themes') ?? listThemes(ctx, scopeOf(domain)),
+  }),
   theme: t.field({
     type: ThemeType,
     args: { id: t.arg.id({ required: true }) },
