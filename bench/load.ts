@@ -1,26 +1,43 @@
 /**
- * Drives load at one URL with autocannon, in a process of its own so the load generator does
- * not share the measured servers' event loops. Input: one JSON argument; output: one JSON line.
- *   { url, method?, headers?, body?, connections, durationSeconds, paths? }
+ * Drives load at one server with autocannon, in a process of its own so the load generator does
+ * not share the measured servers' event loops. Input: one JSON argument (LoadInput of
+ * bench/lib/measure.ts); output: one JSON line.
+ *   { url, method?, headers?, body?, connections, durationSeconds | amount, pathsFile?, sequence? }
  * With `pathsFile` (a JSON array of paths), each request takes the next path (deletes of distinct ids).
+ * With `sequence`, each connection cycles through its steps in order; a step with `capture` keeps
+ * the `id` of the object its answer names, and a later step's `:id` in its path stands for it
+ * (an update or delete of the embedding that connection just created).
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { LoadInput, Step } from './lib/measure.ts';
 
-type Input = {
-  url: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  headers?: Record<string, string>;
-  body?: string;
-  connections: number;
-  durationSeconds?: number;
-  amount?: number;
-  pathsFile?: string;
-};
+const input = JSON.parse(process.argv[2] ?? '{}') as LoadInput;
 
-const input = JSON.parse(process.argv[2] ?? '{}') as Input & { paths?: string[] };
-if (input.pathsFile) input.paths = JSON.parse(readFileSync(input.pathsFile, 'utf8')) as string[];
-let next = 0;
+type Context = { id?: string };
+
+function sequenceOf(steps: Step[]): autocannon.Request[] {
+  return steps.map((step) => ({
+    method: step.method,
+    headers: step.headers,
+    body: step.body,
+    setupRequest: (request: autocannon.Request, context: object) => ({ ...request, path: step.path.replace(':id', (context as Context).id ?? 'none') }),
+    ...(step.capture
+      ? {
+          onResponse: (status: number, body: string, context: object) => {
+            (context as Context).id = status < 300 ? (JSON.parse(body) as { id: string }).id : undefined;
+          },
+        }
+      : {}),
+  }));
+}
+
+function pathsOf(file: string): autocannon.Request[] {
+  const paths = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  let next = 0;
+  return [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length]! }) }];
+}
+
 const result = await autocannon({
   url: input.url,
   method: input.method ?? 'GET',
@@ -28,16 +45,15 @@ const result = await autocannon({
   body: input.body,
   connections: input.connections,
   ...(input.amount ? { amount: input.amount } : { duration: input.durationSeconds ?? 10 }),
-  ...(input.paths
-    ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: input.paths![next++ % input.paths!.length]! }) }] }
-    : {}),
+  ...(input.sequence ? { requests: sequenceOf(input.sequence) } : input.pathsFile ? { requests: pathsOf(input.pathsFile) } : {}),
 });
 console.log(
   JSON.stringify({
     requests: result.requests.total,
     /** Sent, answered or not when time ran out: what the server worked on. */
     sent: result.requests.sent,
-    rps: result.requests.average,
+    /** Answers per second over the whole run (a run of a fixed amount ends between two seconds). */
+    rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     mean: result.latency.average,

@@ -1,0 +1,176 @@
+/**
+ * Writes, service vs the honest baseline (bench/baseline-server.ts: validation, ownership check,
+ * the domain's lock): a create with assets one at a time, concurrent creates, updates and
+ * deletes of embeddings, bulk replaces of placeholders one at a time and 8 at once on one
+ * domain, and a mixed load of 6 reads to 4 writes. Each server writes to domains of its own,
+ * seeded alike, so neither works on what the other grew.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AUTH, type Bench, JSON_HEADERS, type SeededDomain, seedAssets } from '../lib/bench.ts';
+import { compare, compareOneAtATime, SETTINGS, type Server, type Step } from '../lib/measure.ts';
+import { addTarget, ratioText, type Row } from '../lib/report.ts';
+import { fmt } from '../lib/stats.ts';
+
+const SECTION = 'writes';
+
+/** One-at-a-time requests per server over all rounds (as many as before rounds came). */
+const ONE_AT_A_TIME = 30;
+
+/** A domain per server, seeded alike through the service: `label-service.example`, `label-baseline.example`. */
+async function domainsOf(bench: Bench, servers: Server[], label: string, embeddings: number): Promise<Map<Server, SeededDomain>> {
+  const clientId = await bench.client();
+  const domains = new Map<Server, SeededDomain>();
+  for (const server of servers) domains.set(server, await bench.seedDomain(clientId, `${label}-${server.name}.example`, embeddings));
+  return domains;
+}
+
+/** ≥ 0.5× the baseline (median of the rounds), the spread shown. */
+function halfTheBaseline(what: string, row: Row) {
+  addTarget({
+    section: SECTION,
+    target: `${what} ≥ 0.5× the baseline (which validates, checks ownership and locks as the service does)`,
+    measured: `${ratioText(row.ratio)}, ${fmt(row.service.statements, 1)} statements against ${fmt(row.peer!.measured.statements, 1)}`,
+    met: row.ratio!.median >= 0.5,
+  });
+}
+
+function noFailures(what: string, row: Row) {
+  addTarget({
+    section: SECTION,
+    target: `${what}: no answer but 2xx from either server`,
+    measured: `service ${fmt(row.service.non2xx! * 100, 1)}%, baseline ${fmt(row.peer!.measured.non2xx! * 100, 1)}% non-2xx`,
+    met: row.service.non2xx === 0 && row.peer!.measured.non2xx === 0,
+  });
+}
+
+async function createdIds(bench: Bench, domain: SeededDomain): Promise<string[]> {
+  const all = (await bench.api('GET', `${domain.path.replace('/hosting/api', '')}/embedding`)) as { id: string; name: string }[];
+  return all.filter((embedding) => embedding.name === 'Created').map((embedding) => embedding.id);
+}
+
+export async function writes(bench: Bench): Promise<void> {
+  const servers = [await bench.service(), await bench.baseline()];
+  const perRound = Math.ceil(ONE_AT_A_TIME / SETTINGS.rounds);
+
+  // One create at a time in a domain of ordinary size (10 embeddings): what an operator's click costs, the service's revision included.
+  const ordinary = await domainsOf(bench, servers, 'ordinary', 10);
+  const createBody = JSON.stringify({ name: 'One more', purpose: 'cdcbd7c', assets: seedAssets(3) });
+  const [oneCreate] = await compareOneAtATime(
+    SECTION,
+    'REST create embedding with 3 assets in a 10-embedding domain (one at a time)',
+    servers,
+    (server) => fetch(`${server.base}${ordinary.get(server)!.path}/embedding`, { method: 'POST', headers: JSON_HEADERS, body: createBody }),
+    perRound,
+  );
+  addTarget({
+    section: SECTION,
+    target: 'a create with assets in ≤ 4 statements',
+    measured: `${fmt(oneCreate!.service.statements, 1)} (baseline ${fmt(oneCreate!.peer!.measured.statements, 1)})`,
+    met: oneCreate!.service.statements <= 4,
+  });
+
+  // Many writers at once: creates, then updates of one embedding, then deletes of what was created.
+  const domains = await domainsOf(bench, servers, 'writes', 10);
+  const [create] = await compare(SECTION, 'REST create embedding (16 connections)', servers, (server) => ({
+    url: `${server.base}${domains.get(server)!.path}/embedding`,
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: 'Created', purpose: 'cdcbd7c' }),
+    connections: 16,
+  }));
+  halfTheBaseline('REST create embedding', create!);
+  const [update] = await compare(SECTION, 'REST update embedding (16 connections)', servers, (server) => ({
+    url: `${server.base}${domains.get(server)!.path}/embedding/${domains.get(server)!.embeddingId}`,
+    method: 'PUT',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ name: 'Updated' }),
+    connections: 16,
+  }));
+  halfTheBaseline('REST update embedding', update!);
+  const [remove] = await deletes(bench, servers, domains);
+  halfTheBaseline('REST delete embedding', remove!);
+
+  await bulkReplaces(bench, servers, perRound);
+  await mixed(bench, servers);
+}
+
+/** Deletes of the embeddings each server created, the same number per round from both. */
+async function deletes(bench: Bench, servers: Server[], domains: Map<Server, SeededDomain>): Promise<Row[]> {
+  const ids = new Map<Server, string[]>();
+  for (const server of servers) ids.set(server, await createdIds(bench, domains.get(server)!));
+  const amount = Math.min(3000, ...[...ids.values()].map((list) => Math.floor(list.length / SETTINGS.rounds)));
+  if (amount < 16) throw new Error(`too few created embeddings to delete (${amount} per round)`);
+  for (const server of servers) {
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      const slice = ids.get(server)!.slice(round * amount, (round + 1) * amount);
+      await writeFile(join(bench.workDir, `${server.name}-deletes-${round}.json`), JSON.stringify(slice.map((id) => `${domains.get(server)!.path}/embedding/${id}`)));
+    }
+  }
+  return compare(SECTION, `REST delete embedding (16 connections, ${amount} deletes per round)`, servers, (server, round) => ({
+    url: server.base,
+    method: 'DELETE',
+    headers: AUTH,
+    connections: 16,
+    amount,
+    pathsFile: join(bench.workDir, `${server.name}-deletes-${round}.json`),
+  }));
+}
+
+const placeholders = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ name: `item_${i}`, value: `value ${i}` })));
+
+/** Bulk replaces of 10, 100 and 1,000 placeholders one at a time; then 8 replaces of 100 at once, on one domain. */
+async function bulkReplaces(bench: Bench, servers: Server[], perRound: number) {
+  const domains = await domainsOf(bench, servers, 'placeholders', 10);
+  let hundred: Row | undefined;
+  for (const count of [10, 100, 1000]) {
+    const body = placeholders(count);
+    const [row] = await compareOneAtATime(SECTION, `bulk replace of ${count} placeholders (one at a time)`, servers, (server) =>
+      fetch(`${server.base}${domains.get(server)!.path}/placeholder`, { method: 'PUT', headers: JSON_HEADERS, body }),
+      perRound,
+    );
+    if (count === 100) hundred = row;
+    if (count === 1000) {
+      addTarget({ section: SECTION, target: 'bulk replace of 1,000 placeholders ≤ 250 ms', measured: `p50 ${fmt(row!.service.p50)} ms, p99 ${fmt(row!.service.p99)} ms`, met: row!.service.p99 <= 250 });
+    }
+  }
+  addTarget({
+    section: SECTION,
+    target: 'a bulk replace in ≤ 4 statements',
+    measured: `${fmt(hundred!.service.statements, 1)} (baseline ${fmt(hundred!.peer!.measured.statements, 1)})`,
+    met: hundred!.service.statements <= 4,
+  });
+
+  // Concurrent replaces of one domain's placeholders: each must wait for the one before it, none may fail.
+  const body = placeholders(100);
+  const [concurrent] = await compare(SECTION, 'bulk replace of 100 placeholders, 8 at once on one domain (8 connections)', servers, (server) => ({
+    url: `${server.base}${domains.get(server)!.path}/placeholder`,
+    method: 'PUT',
+    headers: JSON_HEADERS,
+    body,
+    connections: 8,
+  }));
+  halfTheBaseline('bulk replace of 100 placeholders, 8 at once', concurrent!);
+  noFailures('concurrent bulk replaces of one domain', concurrent!);
+}
+
+/**
+ * 6 reads to 4 writes on one domain: each connection cycles through single reads, creates, an
+ * update of the embedding it just created and an update of one all connections share.
+ */
+async function mixed(bench: Bench, servers: Server[]) {
+  const domains = await domainsOf(bench, servers, 'mixed', 10);
+  const sequence = (domain: SeededDomain): Step[] => {
+    const read: Step = { method: 'GET', path: `${domain.path}/embedding/${domain.embeddingId}`, headers: AUTH };
+    const create: Step = { method: 'POST', path: `${domain.path}/embedding`, headers: JSON_HEADERS, body: JSON.stringify({ name: 'Mixed', purpose: 'cdcbd7c', assets: seedAssets(3) }), capture: true };
+    const updateCreated: Step = { method: 'PUT', path: `${domain.path}/embedding/:id`, headers: JSON_HEADERS, body: JSON.stringify({ name: 'Mixed, updated' }) };
+    const updateShared: Step = { method: 'PUT', path: `${domain.path}/embedding/${domain.embeddingId}`, headers: JSON_HEADERS, body: JSON.stringify({ vendor: 'Mixed Ltd' }) };
+    return [read, read, create, read, updateCreated, read, create, read, updateShared, read];
+  };
+  const [row] = await compare(SECTION, 'mixed load, 6 reads : 4 writes (creates and updates) of one domain’s embeddings (16 connections)', servers, (server) => ({
+    url: server.base,
+    connections: 16,
+    sequence: sequence(domains.get(server)!),
+  }));
+  noFailures('mixed reads and writes', row!);
+}
