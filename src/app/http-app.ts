@@ -5,7 +5,7 @@ import { restRoutes } from '../../rest-adapter/routes.ts';
 import { readJsonBody } from '../http/body.ts';
 import { notFoundHandler, problemHandler } from '../http/problems.ts';
 import { features } from '../features/index.ts';
-import { bannerFastPath, bannerRouter } from '../features/banner/banner.routes.ts';
+import { BANNER_PATH_PREFIXES, bannerFastPath, bannerRouter } from '../features/banner/banner.routes.ts';
 import { consentIntakeRouter } from '../features/consents/consent-intake.routes.ts';
 import type { RequestListener } from 'node:http';
 import type { AppServices } from '../kernel/context.ts';
@@ -15,6 +15,7 @@ import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
 import { corsFor, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
 import { requestLogging } from '../http/logging.ts';
+import { onlyUnder } from '../http/path-gate.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readiness } from '../http/readiness.ts';
 import { requestContext, requestId } from '../http/request-context.ts';
@@ -59,14 +60,16 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // The banner first: public, hot, and in need of none of what follows (banner.routes.ts sets its
   // own headers). Its warm loads do not even reach Express (bannerFastPath, below); these routes
   // answer the rest: bad or unknown domains, failures.
-  app.use(bannerRouter(services.banner));
+  // Only requests for its paths walk its routes.
+  app.use(onlyUnder(BANNER_PATH_PREFIXES, bannerRouter(services.banner)));
 
   app.use(requestId);
   // The request line is logged at info; below that level the middleware would only cost time.
   if (logger.isLevelEnabled('info')) app.use(requestLogging(logger));
   app.use(metrics.observe);
   // Consent records from the banner: public, for any origin, so before the API's security headers and CORS.
-  app.use(consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60)));
+  // Its routes are all at /consent (or under it, for the headers).
+  app.use(onlyUnder(['/consent'], consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60))));
   app.use(securityHeaders());
   const cors = corsFor(options.corsOrigins);
   if (cors) app.use(cors);

@@ -38,6 +38,9 @@ function sendScript(req: IncomingMessage, res: ServerResponse, asset: Asset, cac
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** Where every path bannerRouter answers starts (ignoring case, as its routes match). */
+export const BANNER_PATH_PREFIXES: readonly string[] = ['/app.js', RUNTIME_PREFIX];
+
 /**
  * The public side of the service: the script the snippet loads (`/app.js?domain=…[&lang=…]`)
  * and the runtime it brings (`/banner/runtime-<hash>.js`). No key, no cookie, no session.
