@@ -74,10 +74,12 @@ export async function createEmbedding(
   input: EmbeddingCreate,
 ): Promise<Embedding> {
   const owned = ownedDomain(ctx, scope);
-  // A missing domain is reported before a vendor the list lacks, as a lookup would.
-  if (input.tcfVendor !== undefined && input.tcfVendor !== null) await reachDomain(ctx, scope);
   return inTransaction(ctx, async (em) => {
-    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input);
+    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
+      // A missing domain is reported before a vendor the list lacks.
+      await lockOwnedDomain(ctx, em, scope);
+      throw error;
+    });
     const now = new Date();
     const embedding = { ...embeddingDefaults, ...fields, id: newId(), domain: scope.domainId, catalogKey: null, createdAt: now, updatedAt: now };
     const assets = inputs.map(({ id: _sent, ...asset }, position) => ({
@@ -139,7 +141,6 @@ export async function updateEmbedding(
     await reachDomain(ctx, scope);
     throw notFound(`embedding ${scope.embeddingId}`);
   }
-  if (input.tcfVendor !== undefined && input.tcfVendor !== null) await reachDomain(ctx, scope);
   return inTransaction(ctx, async (em) => {
     await lockOwnedDomain(ctx, em, scope);
     const { id: _ignored, assets: _none, ...fields } = await withTcfVendorName(em, input);
