@@ -111,18 +111,25 @@ describe('a second service on the same data directory', () => {
 
   it('exits non-zero within seconds, with the line naming the directory and the process holding it, and touches no database file', async () => {
     await createClient(first, 'first');
-    const before = await databaseFiles(dataDir());
-    const started = Date.now();
-    second = await startService(dataDir());
-    expect(second.ready, 'the second service started').toBe(false);
-    const code = await exitWithin(second, 10_000);
-    expect(code, second.output().stderr).not.toBe('still running');
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    expect(Date.now() - started).toBeLessThan(10_000);
-    const refusal = lines(second.output().stderr).filter((line) => inUseBy(dataDir(), first.child.pid!).test(line));
-    expect(refusal, second.output().stderr).toHaveLength(1);
-    expect(await databaseFiles(dataDir())).toEqual(before);
+    // The first service writes now and then by itself (its job queue's upkeep): paused, it cannot,
+    // so whatever changes in the directory meanwhile is the second's doing. Paused, it still holds the lock.
+    first.child.kill('SIGSTOP');
+    try {
+      const before = await databaseFiles(dataDir());
+      const started = Date.now();
+      second = await startService(dataDir());
+      expect(second.ready, 'the second service started').toBe(false);
+      const code = await exitWithin(second, 10_000);
+      expect(code, second.output().stderr).not.toBe('still running');
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const refusal = lines(second.output().stderr).filter((line) => inUseBy(dataDir(), first.child.pid!).test(line));
+      expect(refusal, second.output().stderr).toHaveLength(1);
+      expect(await databaseFiles(dataDir())).toEqual(before);
+    } finally {
+      first.child.kill('SIGCONT');
+    }
   }, 60_000);
 
   it('prints it without a stack trace', () => {
