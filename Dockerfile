@@ -26,7 +26,7 @@ COPY bin ./bin
 COPY src ./src
 COPY rest-adapter ./rest-adapter
 COPY scripts/pglite-template.ts scripts/build-banner.ts ./scripts/
-# A first start on the embedded database unpacks this instead of running initdb; the banner's
+# A first start on the embedded database copies this instead of running initdb; the banner's
 # browser bundles are built once here rather than at the first start.
 RUN node scripts/pglite-template.ts \
  && node scripts/build-banner.ts \
@@ -37,4 +37,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --retries=6 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The service handles SIGTERM itself: it finishes requests in flight, then exits.
-CMD ["node", "bin/consent-config.ts", "serve"]
+CMD ["node", "bin/consent-config.js", "serve"]

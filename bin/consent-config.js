@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +14,8 @@ const cli = fileURLToPath(new URL('./consent-config.ts', import.meta.url));
 const major = Number(process.versions.node.split('.')[0]);
 
 if (major >= 24) {
+  // Later runs load the compiled TypeScript from Node's cache instead of stripping it again (src/main.ts says why).
+  enableCompileCache();
   await import(cli);
 } else {
   const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));

@@ -1,19 +1,25 @@
 /**
  * `npm run prepare` (run by `npm ci` and `npm install`): makes the empty PGlite data directory
- * that first starts on the embedded database unpack instead of running initdb
- * (src/db/pglite-template.ts). Never fails the install: without it first starts are only slower.
+ * that first starts on the embedded database copy instead of running initdb
+ * (src/db/pglite-template.ts), as a directory and as a tarball. Never fails the install: without
+ * it first starts are only slower.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { readTemplate, TEMPLATE_PATH, writeTemplate } from '../src/db/pglite-template.ts';
+import { hasTemplateDir, readTemplate, TEMPLATE_DIR, TEMPLATE_PATH, writeTemplate, writeTemplateDir } from '../src/db/pglite-template.ts';
 
 try {
-  if (await readTemplate()) {
-    console.log(`PGlite template present: ${TEMPLATE_PATH}`);
+  if ((await readTemplate()) && (await hasTemplateDir())) {
+    console.log(`PGlite template present: ${TEMPLATE_DIR} (and ${TEMPLATE_PATH})`);
   } else {
-    const db = await PGlite.create('memory://');
-    const dump = await db.dumpDataDir('gzip');
-    await db.close();
-    console.log(`made the PGlite template ${await writeTemplate(dump)}`);
+    let dump: Blob | undefined;
+    // initdb writes the files straight into the directory; the tarball is the same data directory.
+    await writeTemplateDir(async (directory) => {
+      const db = await PGlite.create(directory);
+      dump = await db.dumpDataDir('gzip');
+      await db.close();
+    });
+    console.log(`made the PGlite template ${TEMPLATE_DIR}`);
+    console.log(`made the PGlite template ${await writeTemplate(dump!)}`);
   }
 } catch (error) {
   console.warn(`could not make the PGlite template (first starts will run initdb): ${error instanceof Error ? error.message : String(error)}`);

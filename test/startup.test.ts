@@ -9,13 +9,13 @@ import { type Finished, runToEnd } from './support/run-to-end.ts';
 import { freePort } from './support/service-process.ts';
 
 /**
- * Start-up failures of the real service (`npm start`, and `consent-config serve`): a setting the
- * operator can fix is reported as one line on stderr naming it, with exit code 1, no stack, in
- * seconds. And the settings that are checked before anything starts: CORS_ORIGINS, TRUST_PROXY.
+ * Start-up failures of the real service (`node src/main.ts`, and `consent-config serve`, which
+ * `npm start` runs through bin/consent-config.js): a setting the operator can fix is reported as
+ * one line on stderr naming it, with exit code 1, no stack, in seconds. And the settings that are checked before anything starts: CORS_ORIGINS, TRUST_PROXY.
  */
 
 const MAIN = ['src/main.ts'];
-const SERVE = ['bin/consent-config.ts', 'serve'];
+const SERVE = ['bin/consent-config.js', 'serve'];
 const PASSWORD = 'hunter2-startup-secret';
 
 type Run = Finished;
@@ -67,8 +67,8 @@ async function silentServer(): Promise<{ port: number; close(): void }> {
 }
 
 describe.each([
-  { name: 'npm start', args: MAIN, prefix: /^cannot start: / },
-  { name: 'consent-config serve', args: SERVE, prefix: /^error: cannot start: / },
+  { name: 'node src/main.ts', args: MAIN, prefix: /^cannot start: / },
+  { name: 'npm start (consent-config serve)', args: SERVE, prefix: /^error: cannot start: / },
 ])('$name fails to start in one line naming the setting', ({ args, prefix }) => {
   it('when nothing listens at DATABASE_URL; the password in it is not shown', async () => {
     const port = await freePort();

@@ -3,7 +3,7 @@
  * them), the service's REST API for seeding, and the seeded domains (made when first asked for,
  * so a section run alone seeds only what it reads).
  */
-import { type Proc, startProcess } from './processes.ts';
+import { type Proc, SERVICE, startProcess } from './processes.ts';
 import type { Server } from './measure.ts';
 
 export const ADMIN = 'bench-admin-key-0123456789abcdef';
@@ -56,7 +56,7 @@ export function makeBench(databaseUrl: string, workDir: string) {
   };
 
   const service = once(async () => {
-    const proc = await startProcess('service', 'src/main.ts', env, '/healthz');
+    const proc = await startProcess('service', SERVICE, env, '/healthz');
     return keep({
       ...proc,
       statements: async () => {

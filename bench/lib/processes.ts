@@ -33,11 +33,15 @@ export async function waitFor(url: string, headers: Record<string, string> = {},
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Starts `node <script>` on a free port and resolves once `readyPath` answers 2xx. */
-export async function startProcess(name: string, script: string, env: Record<string, string>, readyPath: string): Promise<Proc> {
+/** How the service is started, as `npm start` does. */
+export const SERVICE = ['bin/consent-config.js', 'serve'];
+
+/** Starts `node <script> [args…]` on a free port and resolves once `readyPath` answers 2xx. */
+export async function startProcess(name: string, command: string | string[], env: Record<string, string>, readyPath: string): Promise<Proc> {
+  const [script, ...args] = typeof command === 'string' ? [command] : command;
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(NODE, [join(ROOT, script)], {
+  const child = spawn(NODE, [join(ROOT, script!), ...args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -11,7 +11,7 @@
 import type { AddressInfo } from 'node:net';
 import { AUTH, type Bench, JSON_HEADERS, type SeededDomain, seedAssets } from '../lib/bench.ts';
 import { load, type Step } from '../lib/measure.ts';
-import { chromiumDescendants, type Proc, rssMiB, sleep, startProcess, treeRssMiB } from '../lib/processes.ts';
+import { chromiumDescendants, type Proc, rssMiB, SERVICE, sleep, startProcess, treeRssMiB } from '../lib/processes.ts';
 import { addRow, addTarget } from '../lib/report.ts';
 import { fmt, median } from '../lib/stats.ts';
 import { startTenPageSite } from './scans.ts';
@@ -114,11 +114,11 @@ async function browserAroundAScan(bench: Bench, proc: Proc) {
 }
 
 export async function memory(bench: Bench): Promise<void> {
-  const embedded = await startProcess('service', 'src/main.ts', embeddedEnv(bench, 'memory-data'), '/healthz');
+  const embedded = await startProcess('service', SERVICE, embeddedEnv(bench, 'memory-data'), '/healthz');
   const onEmbedded = await idle(embedded).finally(() => embedded.stop());
   addRow({ section: SECTION, scenario: `idle on the embedded database (${SETTLE_SECONDS} s after ready)`, service: { ...noRequests, rssMiB: onEmbedded.rss }, note: `process tree ${fmt(onEmbedded.tree, 0)} MiB` });
 
-  const proc = await startProcess('service', 'src/main.ts', bench.env, '/healthz');
+  const proc = await startProcess('service', SERVICE, bench.env, '/healthz');
   try {
     const onPostgres = await idle(proc);
     addRow({ section: SECTION, scenario: `idle on PostgreSQL (${SETTLE_SECONDS} s after ready)`, service: { ...noRequests, rssMiB: onPostgres.rss }, note: `process tree ${fmt(onPostgres.tree, 0)} MiB` });

@@ -14,6 +14,7 @@ import { StartupError } from '../startup-error.ts';
 import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
 import { dnsEgressPolicy } from '../scanner/address-policy.ts';
+import { keepProcessSmall } from './process-memory.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -31,6 +32,7 @@ export type ServiceHandle = {
  */
 export async function startService(): Promise<ServiceHandle> {
   const settings = loadSettings();
+  const memory = keepProcessSmall();
   const logger = createLogger(settings.logLevel, settings.logFormat);
   const started = performance.now();
   // A busy port fails the start at once, before the database starts (and before an
@@ -133,6 +135,7 @@ export async function startService(): Promise<ServiceHandle> {
     { database: database.description, startupMs: Math.round(performance.now() - started) },
     `listening on ${base} (REST under ${base}/hosting/api, GraphQL and GraphiQL at ${base}/graphql)`,
   );
+  memory.started();
 
   let stopping: Promise<void> | undefined;
   const stop = (fields: { signal?: string }) => {

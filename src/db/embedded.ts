@@ -1,9 +1,9 @@
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { setFlagsFromString } from 'node:v8';
+import type { PGlite } from '@electric-sql/pglite';
 import { type DataDirLock, lockDataDir, type LockOptions } from './data-dir-lock.ts';
-import { readTemplate } from './pglite-template.ts';
+import { copyTemplate, readTemplate } from './pglite-template.ts';
 
 /** PGlite, the embedded PostgreSQL, reachable by the ordinary driver on a loopback port. */
 export type EmbeddedPostgres = {
@@ -11,6 +11,40 @@ export type EmbeddedPostgres = {
   url: string;
   stop(): Promise<void>;
 };
+
+/**
+ * PostgreSQL's memory settings for the embedded database, on top of PGlite's own start
+ * parameters. PGlite's memory is a WebAssembly memory: it grows and never shrinks, and PostgreSQL
+ * writes its whole shared memory at start, so every megabyte of buffers is a megabyte of the
+ * process's resident memory from the first second on. The defaults initdb wrote are a server's
+ * (shared_buffers 128 MB: 150 MB resident at start); this is one session of a single service:
+ * - shared_buffers 16 MB: the pages not in it come from the operating system's page cache (a
+ *   read of a few microseconds, not of the disk); a data directory in memory (`memory://`) has
+ *   its files in memory anyway.
+ * - maintenance_work_mem 16 MB (default 64): what one CREATE INDEX or VACUUM may take, kept by
+ *   the WebAssembly memory after it ran.
+ * Set on every start, so they apply to data directories made with the older settings too.
+ */
+export const EMBEDDED_POSTGRES_SETTINGS = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'];
+
+/**
+ * The embedded database's WebAssembly code stays with V8's baseline compiler (Liftoff), without
+ * tiering up hot functions to the optimising compiler (TurboFan). One of PostgreSQL's functions
+ * (100 kB of WebAssembly, hot as soon as statements run) takes TurboFan over 600 MB of memory and
+ * four seconds of CPU to compile, in the first minute of use, and the process keeps much of that
+ * memory afterwards: 1.1 GB at its peak, 70 MB more for good. Liftoff's code takes 10–15 % more
+ * CPU for the WebAssembly part of a statement. The flags apply to WebAssembly compiled after they
+ * are set, so they are set before PGlite compiles its module; the rest of the process's
+ * WebAssembly is Node's own and small (its TypeScript stripper, compiled before; the HTTP parser
+ * of its fetch). Equivalent to starting Node with `--no-wasm-tier-up --no-wasm-dynamic-tiering`.
+ */
+let wasmTieringOff = false;
+function keepWebAssemblyOnBaselineCompiler(): void {
+  if (wasmTieringOff) return;
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+  wasmTieringOff = true;
+}
 
 /**
  * Starts PGlite with its files in `dataDir` (`memory://` keeps nothing) and serves it on
@@ -34,10 +68,19 @@ export async function startEmbeddedPostgres(dataDir: string, options: LockOption
   }
   let db: PGlite | undefined;
   try {
-    // A new database starts from the installed template instead of running initdb, when there is one.
+    // A new database starts from the installed template instead of running initdb, when there is
+    // one: copied into a directory on disk before PGlite starts (pglite-template.ts says why), else
+    // (a database in memory, or no template directory) handed to PGlite as a tarball.
     const fresh = inMemory || !(await access(join(dataDir, 'PG_VERSION')).then(() => true, () => false));
-    const template = fresh ? await readTemplate() : undefined;
-    db = await PGlite.create(inMemory ? 'memory://' : dataDir, template ? { loadDataDir: template } : {});
+    const copied = fresh && !inMemory && (await copyTemplate(dataDir));
+    const template = fresh && !copied ? await readTemplate() : undefined;
+    // Loaded here, not with this module: a service on a PostgreSQL server never needs them.
+    const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
+    keepWebAssemblyOnBaselineCompiler();
+    db = await PGlite.create(inMemory ? 'memory://' : dataDir, {
+      ...(template && { loadDataDir: template }),
+      startParams: [...PGlite.defaultStartParams, ...EMBEDDED_POSTGRES_SETTINGS.flatMap((setting) => ['-c', setting])],
+    });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
     await server.start();
     const [host, port] = server.getServerConn().split(':');

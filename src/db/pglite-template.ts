@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A freshly initialised, empty PGlite data directory, kept as a tarball. Creating a database
- * cluster (initdb) is most of what a first start on the embedded database costs, about two
- * seconds of WebAssembly; unpacking this copy takes a fraction of that. The migrations still run
- * on it as on any new database. It is made once, when the project is installed (`npm run
- * prepare`, which `npm ci` runs; scripts/pglite-template.ts), for the installed PGlite version,
- * and lives in node_modules/.cache. Without it a first start simply runs initdb.
+ * A freshly initialised, empty PGlite data directory. Creating a database cluster (initdb) is
+ * most of what a first start on the embedded database costs, about two seconds of WebAssembly;
+ * copying this one takes a fraction of that. The migrations still run on it as on any new
+ * database. It is made once, when the project is installed (`npm run prepare`, which `npm ci`
+ * runs; scripts/pglite-template.ts), for the installed PGlite version, and lives in
+ * node_modules/.cache in two forms: a directory, which a new data directory on disk is copied
+ * from file by file (by the operating system: no byte of it passes through the process's
+ * memory), and a tarball, which PGlite loads for a database in memory (`memory://`). Without
+ * either a first start simply runs initdb.
  */
 
 // The installed PGlite (its package.json is not among its exports, so found from its entry point).
@@ -20,10 +23,55 @@ const PGLITE_VERSION = (JSON.parse(readFileSync(join(packageDir, 'package.json')
 const CACHE = join(packageDir, '..', '..', '.cache', 'consent-domain-config');
 
 export const TEMPLATE_PATH = join(CACHE, `pglite-${PGLITE_VERSION}-empty.tar.gz`);
+export const TEMPLATE_DIR = join(CACHE, `pglite-${PGLITE_VERSION}-empty`);
 
-/** The template, if it has been made for this PGlite version. */
+/** The file by which a data directory counts as made (PGlite resumes one that has it). */
+const MADE = 'PG_VERSION';
+
+/** The template as a tarball, if it has been made for this PGlite version. */
 export const readTemplate = (): Promise<Blob | undefined> =>
   readFile(TEMPLATE_PATH).then((bytes) => new Blob([bytes]), () => undefined);
+
+/** Whether the template directory has been made for this PGlite version. */
+export const hasTemplateDir = (): Promise<boolean> => access(join(TEMPLATE_DIR, MADE)).then(() => true, () => false);
+
+/**
+ * Makes `dataDir` (a new, empty directory on disk but for dot-named entries) a copy of the
+ * template directory. Handing PGlite the tarball instead (its `loadDataDir`) unzips the whole
+ * archive (40 MB, most of it the first WAL segment) into one buffer and copies every file out of
+ * it, and the process keeps much of that memory for as long as it runs; the copy costs none.
+ * PG_VERSION is copied last: a copy cut short is made again at the next start. False when there
+ * is no template directory.
+ */
+export async function copyTemplate(dataDir: string): Promise<boolean> {
+  if (!(await hasTemplateDir())) return false;
+  await cp(TEMPLATE_DIR, dataDir, {
+    recursive: true,
+    force: true,
+    preserveTimestamps: true,
+    filter: (source) => source !== join(TEMPLATE_DIR, MADE),
+  });
+  await cp(join(TEMPLATE_DIR, MADE), join(dataDir, MADE), { force: true, preserveTimestamps: true });
+  return true;
+}
+
+/**
+ * Stores the template directory: `make` initialises a data directory in the (new) directory it
+ * is given, which is then renamed into place (so a reader never sees half of one).
+ */
+export async function writeTemplateDir(make: (directory: string) => Promise<void>): Promise<string> {
+  await mkdir(CACHE, { recursive: true });
+  const partial = `${TEMPLATE_DIR}.${process.pid}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  try {
+    await make(partial);
+    await rm(TEMPLATE_DIR, { recursive: true, force: true });
+    await rename(partial, TEMPLATE_DIR);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+  return TEMPLATE_DIR;
+}
 
 /** Stores the template (written aside and renamed, so a reader never sees half a file). */
 export async function writeTemplate(data: Blob): Promise<string> {

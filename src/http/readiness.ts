@@ -8,7 +8,7 @@ class NotReady extends Error {}
 
 /**
  * GET /readyz: whether the service can do its work — the database answers, every migration is
- * applied, the scanner's browser runs (launched on the first check, kept warm after). 200 with
+ * applied, the scanner's browser starts (launched by the first check, not again after). 200 with
  * each check, or 503 naming what is not ready. The answer is public, so it says what is wrong
  * in a few fixed words; the cause (a driver's message, a path) goes to the log. `/healthz` only
  * says the process is alive.

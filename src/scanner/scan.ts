@@ -210,7 +210,10 @@ export type ScanOptions = {
 
 export type Scanner = {
   scan(url: string, options?: ScanOptions): Promise<ScanFindings>;
-  /** Launches the browser if it is not running (readiness checks, warm starts). */
+  /**
+   * Checks that the browser starts (readiness checks): launches it unless it runs or has started
+   * before; one launched only for this closes again when no scan has used it for a while.
+   */
   warmUp(): Promise<void>;
   close(): Promise<void>;
 };

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, version as esbuildVersion, type BuildOptions } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import type { BannerConfig } from './banner-config.ts';
 
 /**
@@ -36,7 +36,8 @@ const COOKIECONSENT_DIR = packageDir('vanilla-cookieconsent');
 const LIBRARIES = {
   'vanilla-cookieconsent': versionOf(COOKIECONSENT_DIR),
   '@orestbida/iframemanager': versionOf(packageDir('@orestbida/iframemanager')),
-  esbuild: esbuildVersion,
+  // Read from its package, not imported: esbuild itself loads only when the bundles are built.
+  esbuild: versionOf(packageDir('esbuild')),
 };
 const SERVICE_VERSION = versionOf(join(import.meta.dirname, '..', '..', '..'));
 const CACHE_DIR = join(COOKIECONSENT_DIR, '..', '.cache', 'consent-domain-config');
@@ -55,6 +56,8 @@ const COMMON: BuildOptions = {
 type Built = { bootstrap: string; runtime: string };
 
 async function buildBundles(): Promise<Built> {
+  const { build, stop } = await import('esbuild');
+  // esbuild's builds run in a child process, kept for later builds unless stopped: there are none.
   const [bootstrap, runtime] = await Promise.all([
     build({ ...COMMON, entryPoints: [join(RUNTIME_DIR, 'bootstrap.ts')], globalName: BOOTSTRAP_GLOBAL, legalComments: 'none' }),
     build({
@@ -65,7 +68,7 @@ async function buildBundles(): Promise<Built> {
       // The libraries' MIT notices stay with them.
       legalComments: 'eof',
     }),
-  ]);
+  ]).finally(() => stop());
   return { bootstrap: bootstrap.outputFiles![0]!.text, runtime: runtime.outputFiles![0]!.text };
 }
 
