@@ -125,17 +125,22 @@ describe('statements per request stay the same whatever the size', () => {
     ['REST read one asset', 1], // the same
     ['REST read one domain', 1], // the domain with its client id
     ['REST read all domains of the client', 1], // the client left-joined to its domains
-    // begin; the domain checked and locked; the old list deleted and the new one inserted in one statement; its
-    // revision: what changed with the new placeholders and the newest revision's manifest in one read, parts and
-    // revision in one write; commit
-    ['REST bulk replace of the placeholders', 6],
-    // begin; the domain checked and locked, the embedding and its assets inserted, in one statement; its revision (2,
-    // as above, reading only the changed embedding: never the domain's other embeddings); commit
-    ['REST create an embedding with assets', 5],
-    // begin; the domain checked and locked; the embedding updated and read back with its assets; its revision (2); commit
+    // A write's own statements hold the domain's lock; its revision is recorded just after its commit, before the
+    // answer, by the recorder's round (off the lock): begin; the advisory lock of the domain's rounds; the due rows
+    // taken with what changed and the newest revision's manifest, in one statement; parts and revision stored in one;
+    // commit — five (pinned on its own below). Before: the revision's two statements ran inside the write, under the lock.
+    // begin; the domain checked and locked; the old list deleted, the new one inserted and the due row noted, in one
+    // statement; commit (4, was 6 with the revision inside) + the round (5)
+    ['REST bulk replace of the placeholders', 9],
+    // no begin: ONE autocommit statement checks and locks the domain, inserts the embedding, its assets and the due
+    // row (1, was 5: begin, that statement, the revision's 2, commit) + the round (5)
+    ['REST create an embedding with assets', 6],
+    // no begin: one autocommit statement checks and locks the domain, updates the embedding and reads it back with
+    // its assets, notes the due row (1, was 6: begin, lock, update, the revision's 2, commit) + the round (5)
     ['REST update an embedding', 6],
-    // begin; the domain checked and locked and the embedding deleted, in one statement; its revision (2); commit
-    ['REST delete an embedding', 5],
+    // no begin: one autocommit statement checks and locks the domain, deletes the embedding, notes the due row
+    // (1, was 5) + the round (5)
+    ['REST delete an embedding', 6],
     // The selection compiled into one statement (src/graphql/selection-sql): the domain with its lists as JSON
     ['GraphQL whole domain', 1],
     ['GraphQL client with its 3 domains', 1], // the client with its domains and theirs, in one
@@ -148,6 +153,27 @@ describe('statements per request stay the same whatever the size', () => {
     ['GraphQL client with its 3 domains and their locales, not compiled', 6], // as the client's domains, plus one for all their locales
   ])('%s: %i statements at every size', (label, expected) => {
     expect(counts[label]).toEqual(sizes.map(() => expected));
+  });
+});
+
+describe("the recorder's round", () => {
+  it('records the revisions due for a domain in five statements, whatever the size', async () => {
+    const [domain] = await seed(1, 5);
+    const em = service.database.orm.em.fork();
+    const revisionCount = async () =>
+      (await em.execute<{ n: number }[]>(`select count(*)::int as "n" from "configuration_revision" where "domain_id" = ?`, [domain!.domainId]))[0]!.n;
+    // Two writes' due rows (made by hand, as a write leaves them before its round), recorded by one round.
+    await em.execute(`update "placeholder" set "value" = 'changed' where "domain_id" = ? and "name" = 'p0'`, [domain!.domainId]);
+    await em.execute(`insert into "revision_due" ("domain_id", "key_name", "tables") values (?, 'a', '{placeholder}'), (?, 'b', '{placeholder}')`, [
+      domain!.domainId,
+      domain!.domainId,
+    ]);
+    const revisions = await revisionCount();
+    const before = service.database.statements.total;
+    await service.services.revisions.settle([domain!.domainId]);
+    // begin; advisory lock; due rows taken with what changed and the revision to build on; parts and revision stored; commit
+    expect(service.database.statements.total - before).toBe(5);
+    expect(await revisionCount()).toBe(revisions + 1);
   });
 });
 

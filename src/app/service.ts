@@ -89,7 +89,8 @@ export async function startService(): Promise<ServiceHandle> {
       services: (services = buildServices({
         orm: database.orm,
         changes: database.changes,
-        onBackgroundError: (error) => logger.warn({ err: error }, 'background work failed (banner-load counts or consent-record maintenance); it is tried again'),
+        onBackgroundError: (error) =>
+          logger.warn({ err: error }, 'background work failed (banner-load counts, consent-record maintenance or recording a revision); it is tried again'),
         consentRetentionDays: settings.consentRetentionDays,
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
@@ -108,6 +109,10 @@ export async function startService(): Promise<ServiceHandle> {
     });
     // The consent records' partition for this month exists before the first record can arrive.
     await services!.consents.ensure();
+    // Revisions a process that stopped between a write's commit and its recording left due.
+    services!.revisions
+      .settleLeftovers()
+      .catch((error: unknown) => logger.warn({ err: error }, 'the revisions left due at the last stop could not be recorded; the next write of their domains does'));
     http = drainableServer(app);
     await listen(http.server, settings);
     if (settings.scan.worker) {

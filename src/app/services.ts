@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { createBannerDelivery } from '../features/banner/banner-delivery.ts';
 import { createDisplayCounter } from '../features/banner/display-counter.ts';
 import { createConsentMaintenance } from '../features/consents/consent-maintenance.ts';
-import { lockReachedDomains, recordRevisions } from '../features/revisions/revision-recorder.ts';
+import { createRevisionRecorder, lockReachedDomains, noteDueRevisions } from '../features/revisions/revision-recorder.ts';
 import type { AppServices } from '../kernel/context.ts';
 import { createKeyRing } from '../features/api-keys/key-ring.ts';
 import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
@@ -20,7 +20,7 @@ export type ServiceParts = {
   displayCountFlushMs?: number;
   /** Days a consent record is kept (CONSENT_RETENTION_DAYS; default 395). */
   consentRetentionDays?: number;
-  /** Where a failed write of banner-load counts, or a failed consent maintenance, is reported. */
+  /** Where a failed write of banner-load counts, a failed consent maintenance or a failed revision round is reported. */
   onBackgroundError?: (error: unknown) => void;
   /** Its browser starts with the first scan. */
   scanner: Scanner;
@@ -35,6 +35,7 @@ export type ServiceParts = {
 
 /** The services every feature declared it needs (kernel/context.ts `AppServices`), built once for the process. */
 export function buildServices(parts: ServiceParts): AppServices {
+  const revisions = createRevisionRecorder({ orm: parts.orm, services: () => services, onError: parts.onBackgroundError ?? ((error) => console.warn('recording a revision failed (its due rows are kept)', error)) });
   const services: AppServices = {
     scanner: parts.scanner,
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
@@ -42,11 +43,14 @@ export function buildServices(parts: ServiceParts): AppServices {
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,
-    writeTransactions: { begun: lockReachedDomains, committing: recordRevisions },
+    revisions,
+    writeTransactions: { begun: lockReachedDomains, committing: noteDueRevisions, committed: (_ctx, domainIds) => revisions.settle(domainIds) },
     banner: createBannerDelivery({
       orm: parts.orm,
       services: () => services,
       changes: parts.changes,
+      // The banner publishes revisions only: consent records name the revision the visitor saw.
+      read: (domainId) => revisions.published(domainId),
       counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onBackgroundError }),
       publicBaseUrl: parts.publicBaseUrl,
     }),

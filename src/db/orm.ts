@@ -60,11 +60,12 @@ export function ormConfig(
     // The triggers that announce changes of published configurations are hand-written in their
     // migration (Migration20261123200000_banner), not mirrored in the entities.
     // Written and read in SQL: the consent records, partitioned by month (Migration20261123210000_consent_records),
-    // and the configuration revisions with their parts (Migration20261123230000_revisions).
+    // and the configuration revisions with their parts (Migration20261123230000_revisions), and the revisions due
+    // (Migration20261126130000_revision_due).
     schemaGenerator: {
       ignoreTriggers: true,
       ignoreRoutines: true,
-      skipTables: ['consent_record', /^consent_record_/, 'configuration_revision', 'configuration_part'],
+      skipTables: ['consent_record', /^consent_record_/, 'configuration_revision', 'configuration_part', 'revision_due'],
       // The job queue's own tables (pg-boss, Migration20261124180000_scan_jobs).
       ignoreSchema: ['job_queue'],
     },

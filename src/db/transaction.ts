@@ -14,11 +14,15 @@ declare module '../kernel/context.ts' {
     /**
      * Joins every write transaction (not a nested one): `begun` before its work, `committing` once
      * the work is flushed, before COMMIT (the revisions feature locks the domains the request
-     * reached, then keeps each changed configuration as a revision).
+     * reached, then notes each domain whose configuration changed as due for a revision, and
+     * answers their ids), `committed` after the COMMIT with those ids (the revisions feature
+     * records their revisions, off the domains' locks). A hot write that commits a single
+     * statement of its own calls `committed` itself.
      */
     writeTransactions: {
       begun(em: EntityManager, ctx: RequestContext): Promise<void>;
-      committing(em: EntityManager, ctx: RequestContext): Promise<void>;
+      committing(em: EntityManager, ctx: RequestContext): Promise<string[]>;
+      committed(ctx: RequestContext, domainIds: readonly string[]): Promise<void>;
     };
   }
 }
@@ -49,16 +53,20 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const nested = ctx.em.isInTransaction();
   for (let attempt = 1; ; attempt++) {
+    let changed: string[] = [];
     try {
-      return await ctx.em.transactional(async (em) => {
+      const result = await ctx.em.transactional(async (em) => {
         if (!nested) await ctx.services.writeTransactions.begun(em, ctx);
         const result = await work(em);
         if (!nested) {
           await em.flush();
-          await ctx.services.writeTransactions.committing(em, ctx);
+          changed = await ctx.services.writeTransactions.committing(em, ctx);
         }
         return result;
       });
+      // Committed: the changed domains' revisions are recorded before the request is answered.
+      if (!nested && changed.length > 0) await ctx.services.writeTransactions.committed(ctx, changed);
+      return result;
     } catch (error) {
       if (attempt < ATTEMPTS && isRetryable(error) && !nested) continue;
       throw translateDatabaseError(error, messages);

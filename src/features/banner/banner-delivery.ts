@@ -44,6 +44,12 @@ export type BannerDeliveryOptions = {
   orm: MikroORM;
   services: () => AppServices;
   changes: ChangeFeed;
+  /**
+   * What a domain publishes (null: no such domain); default: its configuration as it now reads.
+   * The service gives the newest revision (features/revisions): consent records name the content
+   * hash of the configuration the visitor saw, and must find its revision.
+   */
+  read?: (domainId: string) => Promise<PublishedConfiguration | null>;
   counter: DisplayCounter;
   publicBaseUrl: string;
   /** Bytes of built banners kept in memory (least recently used go first). */
@@ -54,9 +60,9 @@ export const RUNTIME_PREFIX = '/banner/runtime-';
 
 /**
  * Builds each domain's banner once per configuration and keeps it: a warm request sends no
- * SQL. The database announces every committed change of a domain's published configuration
- * (db/change-feed.ts), in this process and in every other, and the domain's entry is dropped
- * at once. A build that overlapped a change is answered but not kept, so no stale banner stays.
+ * SQL. The database announces every committed change of a domain's published configuration, and
+ * every revision stored (db/change-feed.ts), in this process and in every other, and the domain's
+ * entry is dropped at once. A build that overlapped a change is answered but not kept, so no stale banner stays.
  */
 export function createBannerDelivery(options: BannerDeliveryOptions): BannerDelivery {
   const cache = new LRUCache<string, DomainEntry>({
@@ -64,6 +70,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     sizeCalculation: (entry) => Math.max(1, entry.size),
   });
   const building = new Map<string, Promise<DomainEntry | null>>();
+  const read = options.read ?? ((domainId: string) => readPublishedConfiguration(options.orm, options.services(), domainId));
   /**
    * Ids asked for that name no domain: asked again, they cost no query (a flood of made-up ids
    * must not become a flood of statements). The domain's creation is announced like any change.
@@ -103,7 +110,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     let pending = building.get(domainId);
     if (!pending) {
       const generation = generationOf(domainId);
-      pending = readPublishedConfiguration(options.orm, options.services(), domainId).then((published) => {
+      pending = read(domainId).then((published) => {
         if (building.get(domainId) === pending) building.delete(domainId);
         if (!published) {
           if (generationOf(domainId) === generation) missing.set(domainId, true);

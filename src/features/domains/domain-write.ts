@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import type { RequestContext } from '../../kernel/context.ts';
+import type { Caller, RequestContext } from '../../kernel/context.ts';
 import { domainLocksHeld } from '../../db/row-lock.ts';
 import { missingDomain } from './domain.access.ts';
 
@@ -9,8 +9,8 @@ import { missingDomain } from './domain.access.ts';
  * its row in their own first statement, instead of reading the owner first and locking it next:
  * `with ${OWNED_DOMAIN}, … insert … where exists (select 1 from "owned_domain")`, its parameters
  * `ownedDomain(scope)` first. The lock (FOR NO KEY UPDATE, as everywhere: db/row-lock.ts) queues
- * the domain's writers and makes the transaction's later statements, its revision's among them,
- * read what every earlier writer committed.
+ * the domain's writers and makes the transaction's later statements read what every earlier writer
+ * committed. The write's revision is recorded after its commit, off the lock (`DUE_REVISION`).
  *
  * That statement itself read with a snapshot taken before it waited for the lock, so it may only
  * write what does not depend on reading the domain's other rows: inserting rows, or changing and
@@ -36,4 +36,38 @@ export async function heldOrMissing(ctx: RequestContext, em: EntityManager, scop
 export async function lockOwnedDomain(ctx: RequestContext, em: EntityManager, scope: DomainScope): Promise<void> {
   const rows = await em.execute<{ id: string }[]>(`with ${OWNED_DOMAIN} select "id" from "owned_domain"`, ownedDomain(ctx, scope));
   await heldOrMissing(ctx, em, scope, rows.length > 0);
+}
+
+/** What a revision names as its maker: the key's id and name, never the key. */
+export function makerOf(caller: Caller): { id: string | null; name: string } {
+  if (caller.keyName !== undefined) return { id: caller.keyId ?? null, name: caller.keyName };
+  return caller.kind === 'admin' ? { id: null, name: 'administrator' } : { id: caller.keyId, name: 'client key' };
+}
+
+const dueWrites = new WeakMap<EntityManager, Set<string>>();
+
+/**
+ * The domains whose `revision_due` row the transaction of `em` has written itself (a hot write,
+ * with `DUE_REVISION` in its statement): the write transaction's `committing` then adds none.
+ */
+export function revisionsNoted(em: EntityManager): Set<string> {
+  let noted = dueWrites.get(em);
+  if (!noted) dueWrites.set(em, (noted = new Set()));
+  return noted;
+}
+
+/**
+ * A common table expression for a hot write's statement, after `OWNED_DOMAIN`: notes that the
+ * domain's configuration changed (a `revision_due` row, recorded as a revision just after the
+ * commit: features/revisions/revision-recorder.ts), when `condition` holds (e.g. that a row was
+ * written). Its parameters: `dueRevision(…)`, in the statement's parameters where it stands.
+ */
+export const DUE_REVISION = (condition: string) =>
+  `"due_revision" as (insert into "revision_due" ("domain_id", "key_id", "key_name", "tables", "embeddings") ` +
+  `select "id", ?::uuid, ?, ?::text[], ?::uuid[] from "owned_domain" where ${condition} returning "domain_id")`;
+
+/** The parameters of `DUE_REVISION`: the maker, the tables and the embeddings the write changes. */
+export function dueRevision(ctx: RequestContext, tables: readonly string[], embeddings: readonly string[] = []): unknown[] {
+  const maker = makerOf(ctx.caller);
+  return [maker.id, maker.name, `{${tables.join(',')}}`, `{${embeddings.join(',')}}`];
 }

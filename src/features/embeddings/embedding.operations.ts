@@ -8,12 +8,12 @@ import {
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { lockById } from '../../db/row-lock.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, translateDatabaseError } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, missingDomain, reachDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import {
   EmbeddingAssetEntity,
@@ -26,7 +26,7 @@ import {
 import { toEmbedding } from './embedding.view.ts';
 import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
 import { assignments, insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
-import { heldOrMissing, lockOwnedDomain, OWNED_DOMAIN, ownedDomain } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -74,34 +74,45 @@ export async function createEmbedding(
   input: EmbeddingCreate,
 ): Promise<Embedding> {
   const owned = ownedDomain(ctx, scope);
-  return inTransaction(ctx, async (em) => {
-    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
-      // A missing domain is reported before a vendor the list lacks.
-      await lockOwnedDomain(ctx, em, scope);
-      throw error;
-    });
-    const now = new Date();
-    const embedding = { ...embeddingDefaults, ...fields, id: newId(), domain: scope.domainId, catalogKey: null, createdAt: now, updatedAt: now };
-    const assets = inputs.map(({ id: _sent, ...asset }, position) => ({
-      ...assetDefaults,
-      ...asset,
-      position,
-      id: newId(),
-      embedding: embedding.id,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    // One statement: the domain checked and locked, the embedding and its assets inserted.
-    const [row] = await em.execute<{ inserted: number }[]>(
+  // No transaction: one statement, committed on its own, holds the domain's lock.
+  const em = ctx.em;
+  const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
+    // A missing domain is reported before a vendor the list lacks.
+    await lockOwnedDomain(ctx, em, scope);
+    throw error;
+  });
+  const now = new Date();
+  const embedding = { ...embeddingDefaults, ...fields, id: newId(), domain: scope.domainId, catalogKey: null, createdAt: now, updatedAt: now };
+  const assets = inputs.map(({ id: _sent, ...asset }, position) => ({
+    ...assetDefaults,
+    ...asset,
+    position,
+    id: newId(),
+    embedding: embedding.id,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  // One statement: the domain checked and locked, the embedding and its assets inserted, its revision noted as due.
+  const [row] = await em
+    .execute<{ inserted: number }[]>(
       `with ${OWNED_DOMAIN},
          "new_embedding" as (${insertRows(em, EmbeddingEntity, 'exists (select 1 from "owned_domain")')} returning 1),
-         "new_assets" as (${insertRows(em, EmbeddingAssetEntity, 'exists (select 1 from "new_embedding")')} returning 1)
+         "new_assets" as (${insertRows(em, EmbeddingAssetEntity, 'exists (select 1 from "new_embedding")')} returning 1),
+         ${DUE_REVISION('exists (select 1 from "new_embedding")')}
        select (select count(*) from "new_embedding")::int as "inserted", (select count(*) from "new_assets")::int as "assets"`,
-      [...owned, rowsParameter(em, EmbeddingEntity, [embedding]), rowsParameter(em, EmbeddingAssetEntity, assets)],
-    );
-    await heldOrMissing(ctx, em, scope, row?.inserted === 1);
-    return toEmbedding(embedding, assets);
-  });
+      [
+        ...owned,
+        rowsParameter(em, EmbeddingEntity, [embedding]),
+        rowsParameter(em, EmbeddingAssetEntity, assets),
+        ...dueRevision(ctx, assets.length > 0 ? ['embedding', 'embedding_asset'] : ['embedding'], [embedding.id]),
+      ],
+    )
+    .catch((error: unknown) => {
+      throw translateDatabaseError(error);
+    });
+  if (row?.inserted !== 1) throw await missingDomain(ctx, scope);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return toEmbedding(embedding, assets);
 }
 
 /**
@@ -141,19 +152,34 @@ export async function updateEmbedding(
     await reachDomain(ctx, scope);
     throw notFound(`embedding ${scope.embeddingId}`);
   }
-  return inTransaction(ctx, async (em) => {
+  // No transaction: one statement, committed on its own, holds the domain's lock (as a create or a delete).
+  const em = ctx.em;
+  const owned = ownedDomain(ctx, scope);
+  const { id: _ignored, assets: _none, ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
+    // A missing domain is reported before a vendor the list lacks.
     await lockOwnedDomain(ctx, em, scope);
-    const { id: _ignored, assets: _none, ...fields } = await withTcfVendorName(em, input);
-    // Read after the domain's lock: the assets it answers with are current.
-    const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: new Date() });
-    const [row] = await em.execute<{ embedding: EmbeddingRecord; assets: EmbeddingAssetRecord[] }[]>(
-      `with "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" = ? and "domain_id" = ? returning ${embeddingReturning(em)})
-       ${changedEmbeddingWithAssets(em)}`,
-      [...set.params, scope.embeddingId, scope.domainId],
-    );
-    if (!row) throw notFound(`embedding ${scope.embeddingId}`);
-    return toEmbedding(row.embedding, row.assets);
+    throw error;
   });
+  const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: new Date() });
+  // One statement: the domain checked and locked, the embedding updated and read back with its assets, its revision
+  // noted as due. The assets are read with the statement's snapshot, taken before it waited for the lock (it does not
+  // change them; a concurrent write of them that committed meanwhile shows in the next read).
+  const [row] = await em
+    .execute<{ owned: number; embedding: EmbeddingRecord | null; assets: EmbeddingAssetRecord[] | null }[]>(
+      `with ${OWNED_DOMAIN},
+         "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning ${embeddingReturning(em)}),
+         ${DUE_REVISION('exists (select 1 from "changed")')}
+       select (select count(*) from "owned_domain")::int as "owned", c."embedding", c."assets"
+       from (select 1) as "one" left join (${changedEmbeddingWithAssets(em)}) as c on true`,
+      [...owned, ...set.params, scope.embeddingId, ...dueRevision(ctx, ['embedding'], [scope.embeddingId])],
+    )
+    .catch((error: unknown) => {
+      throw translateDatabaseError(error);
+    });
+  if (row?.owned !== 1) throw await missingDomain(ctx, scope);
+  if (!row.embedding) throw notFound(`embedding ${scope.embeddingId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return toEmbedding(row.embedding, row.assets ?? []);
 }
 
 /** An update that sends `assets`: the embedding's row locked, its assets loaded and replaced in the unit of work. */
@@ -175,17 +201,21 @@ export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope
     throw notFound(`embedding ${scope.embeddingId}`);
   }
   const owned = ownedDomain(ctx, scope);
-  // In a transaction of its own, so that the configuration it leaves is kept as a revision.
-  await inTransaction(ctx, async (em) => {
-    const [row] = await em.execute<{ owned: number; deleted: number }[]>(
+  // One statement, committed on its own: the domain checked and locked, the embedding deleted, its revision noted as due.
+  const [row] = await ctx.em
+    .execute<{ owned: number; deleted: number }[]>(
       `with ${OWNED_DOMAIN},
-         "gone" as (delete from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning 1)
+         "gone" as (delete from ${tableOf(ctx.em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning 1),
+         ${DUE_REVISION('exists (select 1 from "gone")')}
        select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "gone")::int as "deleted"`,
-      [...owned, scope.embeddingId],
-    );
-    await heldOrMissing(ctx, em, scope, row?.owned === 1);
-    if (row?.deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
-  });
+      [...owned, scope.embeddingId, ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId])],
+    )
+    .catch((error: unknown) => {
+      throw translateDatabaseError(error);
+    });
+  if (row?.owned !== 1) throw await missingDomain(ctx, scope);
+  if (row.deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
 }
 
 /**

@@ -10,7 +10,7 @@ import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity } from './placeholder.entity.ts';
 import { insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
-import { lockOwnedDomain } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted } from '../domains/domain-write.ts';
 import { placeholderRecord, placeholdersOfDomainLoader } from './placeholder.reads.ts';
 import { toPlaceholder } from './placeholder.view.ts';
 
@@ -72,11 +72,15 @@ export async function replacePlaceholders(
       const rows = items.map((item) => ({ id: newId(), domain: scope.domainId, name: item.name, value: item.value, createdAt: now, updatedAt: now }));
       // The insert waits for the delete (it reads its count), so the old names are gone before the new ones
       // arrive; a name twice in `items` fails on the unique index: 409.
+      // Its revision noted as due in the same statement (recorded just after the commit).
       await em.execute(
-        `with "gone" as (delete from ${tableOf(em, PlaceholderEntity)} where "domain_id" = ? returning 1)
+        `with ${OWNED_DOMAIN},
+           "gone" as (delete from ${tableOf(em, PlaceholderEntity)} where "domain_id" = ? returning 1),
+           ${DUE_REVISION('true')}
          ${insertRows(em, PlaceholderEntity, '(select count(*) from "gone") >= 0')}`,
-        [scope.domainId, rowsParameter(em, PlaceholderEntity, rows)],
+        [...ownedDomain(ctx, scope), scope.domainId, ...dueRevision(ctx, ['placeholder']), rowsParameter(em, PlaceholderEntity, rows)],
       );
+      revisionsNoted(em).add(scope.domainId);
       return rows.map(toPlaceholder);
     },
     DUPLICATE,

@@ -1,5 +1,5 @@
-import { type EntityManager, sql } from '@mikro-orm/postgresql';
-import { type Caller, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
+import { type EntityManager, type MikroORM, sql } from '@mikro-orm/postgresql';
+import { type AppServices, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import {
   bucketOf,
   bucketPartOf,
@@ -15,30 +15,27 @@ import {
   type Part,
   partOf,
 } from '../banner/configuration-manifest.ts';
-import { readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
+import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
 import { domainLocksHeld } from '../../db/row-lock.ts';
+import { makerOf, revisionsNoted } from '../domains/domain-write.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from '../embeddings/embedding.reads.ts';
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
-import { hashesOf, newestManifest, partsByHash, storeRevision } from './revision-store.ts';
+import { hashesOf, newestManifest, partsByHash, readRevisions, storeRevision } from './revision-store.ts';
 
-/** What a revision names as its maker: the key's id and name, never the key. */
-export function makerOf(caller: Caller): { id: string | null; name: string } {
-  if (caller.keyName !== undefined) return { id: caller.keyId ?? null, name: caller.keyName };
-  return caller.kind === 'admin' ? { id: null, name: 'administrator' } : { id: caller.keyId, name: 'client key' };
-}
+export { makerOf };
 
-/** Domains this request restores, with the revision each restores (read when the restore's transaction records its revision). */
+/** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
 
 /**
  * Runs first in every write transaction: locks the rows of the domains the request reached
  * (`reachDomain`), in id order, before the work locks anything beneath them. Every write of a
- * domain takes its lock (below, for its revision) — taken first, the locks of a domain and its
- * objects are always taken in one order, and writers queue instead of deadlocking.
+ * domain takes its lock first, so the locks of a domain and its objects are always taken in one
+ * order, and writers queue instead of deadlocking.
  */
 export async function lockReachedDomains(em: EntityManager, ctx: RequestContext): Promise<void> {
   const ids = [...domainsReached(ctx)].sort();
@@ -49,43 +46,39 @@ export async function lockReachedDomains(em: EntityManager, ctx: RequestContext)
 
 /**
  * Runs in every write transaction, after its work and before it commits (db/transaction.ts):
- * for each domain whose published configuration a statement of the transaction touched (the
- * database's triggers note them in `app.changed_domains`), takes the domain's row lock and keeps
- * the configuration as it now reads as a new revision, unless nothing visible changed.
- *
- * The lock makes the writes of one domain take their revisions one after the other: a
- * transaction that waited for it reads, in its next statements, what the other committed, so
- * its revision holds both writes and no committed state goes without one.
- *
- * The usual write changes one domain it locked before its work (`domainLocksHeld`): then one
- * statement reads what changed and the revision to build on, and one stores the new revision.
+ * notes, in one statement, a `revision_due` row for each domain whose published configuration a
+ * statement of the transaction touched (the database's triggers note the domains in
+ * `app.changed_domains`, the tables in `app.changed_tables`, the embeddings in
+ * `app.changed_embeddings`), with the write's maker and the revision it restores; answers their
+ * ids. The revisions are recorded just after the commit (`createRevisionRecorder`), off the
+ * domains' locks. A hot write that noted its due row in its own statement (`revisionsNoted`) needs
+ * no statement here.
  */
-export async function recordRevisions(em: EntityManager, ctx: RequestContext): Promise<void> {
-  const held = [...domainLocksHeld(em)];
-  if (held.length === 1) {
-    // The usual write: one domain, locked before the work. One statement reads what changed.
-    const [domainId] = held as [string];
-    const changes = await changesOf(em, { domainId });
-    const { changedDomains } = changes[0] ?? { changedDomains: null };
-    const others = listOf(changedDomains).filter((id) => id !== domainId);
-    if (others.length === 0) {
-      if (changes[0] && listOf(changedDomains).includes(domainId)) await recordChanges(em, ctx, domainId, changes[0]);
-      return;
-    }
-  }
-  await recordEveryChangedDomain(em, ctx);
+export async function noteDueRevisions(em: EntityManager, ctx: RequestContext): Promise<string[]> {
+  const noted = revisionsNoted(em);
+  if (noted.size > 0) return [...noted];
+  const maker = makerOf(ctx.caller);
+  const rows = await em.execute<{ domainId: string }[]>(
+    `insert into "revision_due" ("domain_id", "key_id", "key_name", "restored_from", "tables", "embeddings")
+     select d."id", ?::uuid, ?, (?::jsonb ->> d."id"::text)::int,
+       coalesce(string_to_array(nullif(current_setting('app.changed_tables', true), ''), ','), '{}'),
+       coalesce(string_to_array(nullif(current_setting('app.changed_embeddings', true), ''), ',')::uuid[], '{}')
+     from "domain" d where d."id" = any(string_to_array(nullif(current_setting('app.changed_domains', true), ''), ',')::uuid[])
+     returning "domain_id" as "domainId"`,
+    [maker.id, maker.name, JSON.stringify(Object.fromEntries(restoresOfRequest(ctx)))],
+  );
+  return [...new Set(rows.map((row) => row.domainId))];
 }
 
-/** Ids or table names noted by the triggers as one comma-separated setting. */
-const listOf = (setting: string | null): string[] => [...new Set((setting ?? '').split(',').filter((item) => item !== ''))];
-
-/** The kept revision a write starts from: its manifest, and its locales' privacy policies (for the legal hash). */
+/** The kept revision a round builds on: its manifest, and its locales' privacy policies (for the legal hash). */
 type RevisionBase = { manifest: Manifest; privacy: [name: string, privacyPolicyUrl: string][] };
 
-type ChangesRow = {
-  changedDomains: string | null;
-  changedTables: string | null;
-  changedEmbeddings: string | null;
+/** A `revision_due` row, as a round takes it. */
+type Due = { id: number; keyId: string | null; keyName: string | null; restoredFrom: number | null; tables: string[]; embeddings: string[] };
+
+type TakenRow = {
+  /** The due rows taken (deleted), oldest first; null: none. */
+  due: Due[] | null;
   /** The changed embeddings still there, with their assets, as they now read. */
   embeddings: EmbeddingWithAssets[];
   /** Every placeholder of the domain, when a placeholder changed; otherwise null. */
@@ -93,29 +86,28 @@ type ChangesRow = {
   base: RevisionBase | null;
 };
 
-const CHANGED = (name: string) => sql`nullif(current_setting(${`app.changed_${name}`}, true), '')`;
-
 /**
- * What the transaction changed in the domain (the triggers' notes), the changed embeddings as they
- * now read, the placeholders if they changed, and the newest revision to build on: one statement.
+ * A round's one statement: takes (deletes) the domain's due rows and reads, in the same snapshot,
+ * what they changed — the changed embeddings as they now read, the placeholders if they changed —
+ * and the newest revision to build on. The due rows taken and the configuration read come from
+ * one snapshot: every write whose due row is taken is in what is read.
  */
-const changesOf = preparedRead<{ domainId: string }, ChangesRow>((em, { domainId }) => {
+const takeDue = preparedRead<{ domainId: string }, TakenRow>((em, { domainId }) => {
   const embeddings = embeddingsWithAssets(em).where({
     'e.domain': sql.ref('d.id'),
-    'e.id': { $eq: sql`any(string_to_array(${CHANGED('embeddings')}, ',')::uuid[])` },
+    'e.id': { $eq: sql`any(select unnest("taken"."embeddings") from "taken")` },
   });
   const placeholders = em
     .qb(PlaceholderEntity, 'p')
     .select(fieldsOf(em, PlaceholderEntity, 'p'))
     .where({ 'p.domain': sql.ref('d.id') });
-  return em
+  const query = em
     .qb(DomainEntity, 'd')
     .select([
-      CHANGED('domains').as('changedDomains'),
-      CHANGED('tables').as('changedTables'),
-      CHANGED('embeddings').as('changedEmbeddings'),
+      sql`(select json_agg(json_build_object('id', t."id", 'keyId', t."key_id", 'keyName', t."key_name", 'restoredFrom', t."restored_from",
+            'tables', t."tables", 'embeddings', t."embeddings") order by t."id") from "taken" t)`.as('due'),
       jsonArrayOf(embeddings, 'id').as('embeddings'),
-      sql`case when 'placeholder' = any(string_to_array(${CHANGED('tables')}, ',')) then ${jsonArrayOf(placeholders, 'id')} end`.as('placeholders'),
+      sql`case when exists (select 1 from "taken" where 'placeholder' = any("taken"."tables")) then ${jsonArrayOf(placeholders, 'id')} end`.as('placeholders'),
       sql`(select json_build_object(
           'manifest', r."manifest",
           'privacy', (select coalesce(json_agg(json_build_array(p."body" -> 'name', p."body" -> 'privacyPolicyUrl') order by l."ord"), '[]'::json)
@@ -124,41 +116,138 @@ const changesOf = preparedRead<{ domainId: string }, ChangesRow>((em, { domainId
         from "configuration_revision" r where r."domain_id" = ${sql.ref('d.id')} order by r."number" desc limit 1)`.as('base'),
     ])
     .where({ 'd.id': domainId });
+  return {
+    toQuery() {
+      const compiled = query.toQuery();
+      return {
+        sql: `with "taken" as (delete from "revision_due" where "domain_id" = ? returning *) ${compiled.sql}`,
+        params: [domainId, ...compiled.params],
+      };
+    },
+  };
 });
 
-/** Tables whose changes `recordChanges` builds on the previous revision; any other reads everything again. */
-const BUILT_ON_PREVIOUS = new Set(['embedding', 'embedding_asset', 'placeholder']);
-
-/**
- * Keeps the domain's configuration as a revision, from the changes one statement read: the
- * changed embeddings and the placeholders put into the previous revision's manifest. Changes of
- * the settings, themes or locales, and a domain without a revision yet, take the longer way.
- */
-async function recordChanges(em: EntityManager, ctx: RequestContext, domainId: string, changes: ChangesRow): Promise<void> {
-  const tables = listOf(changes.changedTables);
-  const changedEmbeddings = listOf(changes.changedEmbeddings);
-  const revision =
-    changes.base && tables.every((table) => BUILT_ON_PREVIOUS.has(table))
-      ? await revisionFromChanges(em, domainId, changes.base, changedEmbeddings, changes)
-      : await nextRevision(em, ctx, domainId, changedEmbeddings);
-  if (revision) await storeRevision(em, domainId, revision, { key: makerOf(ctx.caller), restoredFrom: restoresOfRequest(ctx).get(domainId) ?? null });
+/** The rest of the domain's due rows, taken by a round that holds the domain's row lock. */
+async function takeRest(em: EntityManager, domainId: string): Promise<Due[]> {
+  return em.execute<Due[]>(
+    `with "taken" as (delete from "revision_due" where "domain_id" = ? returning *)
+     select "id", "key_id" as "keyId", "key_name" as "keyName", "restored_from" as "restoredFrom", "tables", "embeddings" from "taken" order by "id"`,
+    [domainId],
+  );
 }
 
+/** Tables whose changes a round builds on the previous revision; any other reads everything again. */
+const BUILT_ON_PREVIOUS = new Set(['embedding', 'embedding_asset', 'placeholder']);
+
+/** Records revisions just after writes commit: see `createRevisionRecorder`. */
+export type RevisionRecorder = {
+  /** Records the domains' due revisions (joining a round that is about to start); never throws. */
+  settle(domainIds: Iterable<string>): Promise<void>;
+  /** Settles every domain with due rows left (a process that stopped between a commit and its round): at start. */
+  settleLeftovers(): Promise<void>;
+  /** The domain's newest revision as a published configuration (its first recorded now if it has none); null: no such domain. */
+  published(domainId: string): Promise<PublishedConfiguration | null>;
+};
+
 /**
- * The longer way, for any transaction: locks every domain it changed (in id order) and keeps
- * each one's configuration, reading again what it may have changed.
+ * Records the revisions writes left due, just after they commit, off the domains' row locks.
+ *
+ * One round at a time per domain in this process: a write that asks while a round runs joins the
+ * next one, so a burst of writes becomes one revision. A round is one transaction: a
+ * transaction-level advisory lock on the domain (rounds of every process queue), then one
+ * statement takes the due rows and reads what they changed and the revision to build on
+ * (`takeDue`), then the revision is stored. No due rows left (another process's round took them,
+ * after our commit): our write is in that revision, nothing to do. Changes of the settings,
+ * themes or locales, and a domain without a revision yet, take the longer way, under the domain's
+ * row lock (no writer commits while it reads). A failed round is reported and leaves the due
+ * rows for the next round of the domain (or the next start).
  */
-async function recordEveryChangedDomain(em: EntityManager, ctx: RequestContext): Promise<void> {
-  const changed = await em.execute<{ id: string; embeddings: string | null }[]>(
-    `select "id", current_setting('app.changed_embeddings', true) as "embeddings" from "domain"
-     where "id" = any(string_to_array(nullif(current_setting('app.changed_domains', true), ''), ',')::uuid[])
-     order by "id" for no key update`,
-  );
-  const changedEmbeddings = (changed[0]?.embeddings ?? '').split(',').filter((id) => id !== '');
-  for (const { id } of changed) {
-    const revision = await nextRevision(em, ctx, id, changedEmbeddings);
-    if (revision) await storeRevision(em, id, revision, { key: makerOf(ctx.caller), restoredFrom: restoresOfRequest(ctx).get(id) ?? null });
+export function createRevisionRecorder({
+  orm,
+  services,
+  onError,
+}: {
+  orm: MikroORM;
+  services: () => AppServices;
+  onError: (error: unknown) => void;
+}): RevisionRecorder {
+  type Lane = { running: Promise<void>; next?: Promise<void> };
+  const lanes = new Map<string, Lane>();
+
+  const round = async (domainId: string) => {
+    try {
+      await orm.em.fork().transactional((em) => recordRound(em, services(), domainId));
+    } catch (error) {
+      onError(error);
+    }
+  };
+
+  function begin(domainId: string): Promise<void> {
+    const lane = lanes.get(domainId);
+    if (lane) lane.next = undefined;
+    const running: Promise<void> = round(domainId).finally(() => {
+      const current = lanes.get(domainId);
+      if (current?.running === running && !current.next) lanes.delete(domainId);
+    });
+    if (lane) lane.running = running;
+    else lanes.set(domainId, { running });
+    return running;
   }
+
+  function settleOne(domainId: string): Promise<void> {
+    const lane = lanes.get(domainId);
+    if (!lane) return begin(domainId);
+    return (lane.next ??= lane.running.then(() => begin(domainId)));
+  }
+
+  const settle = async (domainIds: Iterable<string>) => {
+    await Promise.all([...new Set(domainIds)].map(settleOne));
+  };
+
+  return {
+    settle,
+    async settleLeftovers() {
+      const rows = await orm.em.fork().execute<{ domainId: string }[]>(`select distinct "domain_id" as "domainId" from "revision_due"`);
+      await settle(rows.map((row) => row.domainId));
+    },
+    async published(domainId) {
+      const em = orm.em.fork();
+      const [newest] = await readRevisions(em, domainId, { newest: true });
+      if (newest) return newest.configuration;
+      // No revision yet (a domain made outside the service, or a round that failed): record it first.
+      const [exists] = await em.execute<{ id: string }[]>(`select "id" from "domain" where "id" = ?`, [domainId]);
+      if (!exists) return null;
+      await settle([domainId]);
+      const [first] = await readRevisions(orm.em.fork(), domainId, { newest: true });
+      return first?.configuration ?? null;
+    },
+  };
+}
+
+/** One round of a domain (see `createRevisionRecorder`), in the transaction of `em`. */
+async function recordRound(em: EntityManager, services: AppServices, domainId: string): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`configuration_revision:${domainId}`]);
+  const [taken] = await takeDue(em, { domainId });
+  if (!taken) return; // the domain is gone (and its due rows with it)
+  const due = taken.due ?? [];
+  if (due.length === 0 && taken.base) return; // recorded by another round already
+  const tables = new Set(due.flatMap((row) => row.tables));
+  let revision;
+  if (taken.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
+    revision = await revisionFromChanges(em, domainId, taken.base, [...new Set(due.flatMap((row) => row.embeddings))], taken);
+  } else {
+    // The longer way reads in several statements: under the domain's row lock, no write commits meanwhile.
+    await em.execute(`select "id" from "domain" where "id" = ? for no key update`, [domainId]);
+    due.push(...(await takeRest(em, domainId)));
+    revision = await nextRevision(em, services, domainId, [...new Set(due.flatMap((row) => row.embeddings))]);
+  }
+  if (!revision) return;
+  const last = due.at(-1);
+  const restore = due.findLast((row) => row.restoredFrom !== null);
+  await storeRevision(em, domainId, revision, {
+    key: last && last.keyName !== null ? { id: last.keyId, name: last.keyName } : null,
+    restoredFrom: restore?.restoredFrom ?? null,
+  });
 }
 
 /**
@@ -167,16 +256,16 @@ async function recordEveryChangedDomain(em: EntityManager, ctx: RequestContext):
  * read again (with the settings, placeholders, theme and locales, which are few); without a
  * revision yet, everything is read.
  */
-async function nextRevision(em: EntityManager, ctx: RequestContext, domainId: string, changedEmbeddings: string[]) {
+async function nextRevision(em: EntityManager, services: AppServices, domainId: string, changedEmbeddings: string[]) {
   const previous = await newestManifest(em, domainId);
   if (!previous) {
-    const published = await readPublishedConfigurationWith(em, ctx.services, domainId);
+    const published = await readPublishedConfigurationWith(em, services, domainId);
     if (!published) return null;
     const { manifest, parts } = manifestOf(published);
     return { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales) };
   }
   const [rest, reread] = await Promise.all([
-    readPublishedRest(readContext(em, ctx.services), domainId),
+    readPublishedRest(readContext(em, services), domainId),
     changedEmbeddings.length > 0 ? embeddingsOfIds(em, domainId, changedEmbeddings) : [],
   ]);
   if (!rest) return null;
@@ -217,7 +306,7 @@ async function nextRevision(em: EntityManager, ctx: RequestContext, domainId: st
  * revision's manifest with the changed embeddings (as they now read; gone or switched off: out)
  * and the placeholders put in. The settings, theme and locales keep their parts.
  */
-async function revisionFromChanges(em: EntityManager, domainId: string, base: RevisionBase, changedEmbeddings: string[], changes: ChangesRow) {
+async function revisionFromChanges(em: EntityManager, domainId: string, base: RevisionBase, changedEmbeddings: string[], changes: TakenRow) {
   const previous = base.manifest;
   const parts: Part[] = [];
   const fresh: ManifestEmbedding[] = [];

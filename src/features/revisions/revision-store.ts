@@ -138,13 +138,18 @@ export async function revisionsOf(em: EntityManager, domainId: string, { before,
   return rows.map(metaOf);
 }
 
-/** Revisions by number (or by content hash: the newest revision with it), with their configurations. */
+/** Revisions by number (or by content hash: the newest revision with it; or the newest), with their configurations. */
 export async function readRevisions(
   em: EntityManager,
   domainId: string,
-  wanted: { numbers?: number[]; hash?: string },
+  wanted: { numbers?: number[]; hash?: string; newest?: boolean },
 ): Promise<(RevisionMeta & { configuration: PublishedConfiguration })[]> {
-  const rows = wanted.hash
+  const rows = wanted.newest
+    ? await em.execute<RevisionRow[]>(
+        `select ${REVISION_COLUMNS}, "manifest" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1`,
+        [domainId],
+      )
+    : wanted.hash
     ? await em.execute<RevisionRow[]>(
         `select ${REVISION_COLUMNS}, "manifest" from "configuration_revision" where "domain_id" = ? and "hash" = ? order by "number" desc limit 1`,
         [domainId, wanted.hash],
