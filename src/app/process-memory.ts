@@ -29,7 +29,9 @@ const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
  * `--semi-space-growth-factor` after a collection that kept much of it, and reads that factor at
  * every collection: so after each collection it is set to 1 once the young generation has reached
  * the bound, and back to 2 below it (the memory reducer shrinks it on an idle process; under load
- * again it may grow back to the bound).
+ * again it may grow back to the bound). Measured in one run of `npm run bench -- --only reads`
+ * each: single reads at 32 connections 0.76 ms of CPU per request and 295 MiB at the peak with the
+ * bound, 0.69 ms and 407 MiB without.
  */
 function boundYoungGeneration(): void {
   let growing = true;

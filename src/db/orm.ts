@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { startEmbeddedPostgres } from './embedded.ts';
+import { prepareStatements } from './prepared-statements.ts';
 // Side effect: a transaction gives its pooled connection back even when the connection is lost
 // as BEGIN, COMMIT or ROLLBACK goes out (a Kysely bug).
 import './release-transaction-connections.ts';
@@ -90,8 +91,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     );
     try {
       if (options.migrate !== false) await orm.migrator.up();
-      // The embedded database is one session, which the pool's connections already listen on.
-      if (!embedded) await changes.listenOn(clientUrl);
+      // The embedded database is one session, which the pool's connections already listen on,
+      // and where two connections preparing one statement name would meet.
+      if (!embedded) {
+        await changes.listenOn(clientUrl);
+        prepareStatements(orm);
+      }
     } catch (error) {
       await changes.close();
       await orm.close(true);

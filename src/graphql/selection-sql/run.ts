@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
+import { executePrepared } from '../../db/prepared-statements.ts';
 import type { AppServices, RequestContext } from '../../kernel/context.ts';
 import { emitStatement, type Root } from './emit.ts';
 import { prefetched, toNode } from './nodes.ts';
@@ -9,9 +10,10 @@ import { emptyPlan, type Plan, planOf } from './walk.ts';
 /**
  * Runs compiled selections: the resolver of a root field (a domain, a client) hands over its
  * resolve info and the values that find its rows; the selection below it is planned (walk.ts),
- * compiled to one statement (emit.ts) and run through the request's EntityManager, so the ORM's
- * statement counter sees it like any other read. Statements are kept per ORM metadata and plan,
- * and plans per field node, so a recurring document costs its SQL text once.
+ * compiled to one statement (emit.ts) and run through the request's EntityManager as a prepared
+ * statement (db/prepared-statements.ts), so the ORM's statement counter sees it like any other
+ * read. Statements are kept per ORM metadata and plan, and plans per field node, so a recurring
+ * document costs its SQL text once.
  *
  * The caller checks access first, as the operation it stands in for does, and calls that
  * operation when nothing comes back: its answer, and its error, stay exactly the usual ones.
@@ -43,7 +45,7 @@ function statementOf(em: EntityManager, plan: Plan, root: Root): string {
 }
 
 async function run<T>(ctx: RequestContext, plan: Plan, root: Root, values: readonly string[]): Promise<T[]> {
-  const rows = await ctx.em.execute<{ node: Row }[]>(statementOf(ctx.em, plan, root), [...values]);
+  const rows = await executePrepared<{ node: Row }>(ctx.em, statementOf(ctx.em, plan, root), values);
   const found = root.exact ? rows.filter(({ node }) => root.where.every((name, i) => node[name] === values[i])) : rows;
   return found.map(({ node }) => toNode(ctx, plan, node) as T);
 }
