@@ -74,13 +74,34 @@ function preparedOf(sql: string, values: readonly unknown[]): { text: string; na
 }
 
 /** Runs `sql` (with `?` for `values`) as `em.execute` would, as a named prepared statement where it can be one. */
-export function executePrepared<Row>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<Row[]> {
+export async function executePrepared<Row>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<Row[]> {
   const context = (em as unknown as Internals).getContext(false);
   const statement = preparing.has(context.config) && values.every(isValue) ? preparedOf(sql, values) : null;
-  if (!statement || context.getAbortOptions() || context.getTransactionSessionContext()) return em.execute<Row[]>(sql, [...values] as Value[]);
-  const { text, name } = statement;
+  // Not in a transaction: a statement the database refuses there would end the transaction with it.
+  const transaction = context.getTransactionContext();
+  if (!statement || transaction || context.getAbortOptions() || context.getTransactionSessionContext()) {
+    return em.execute<Row[]>(sql, [...values] as Value[]);
+  }
+  try {
+    return await runNamed<Row>(context, sql, statement, values);
+  } catch (error) {
+    if (!NAMES_NOT_KEPT.test(String((error as { code?: unknown }).code ?? ''))) throw error;
+    // The connections do not keep their own prepared statements: sessions shared between them
+    // (the embedded PGlite behind a relay, a pooler in transaction mode). Off for this database.
+    preparing.delete(context.config);
+    return em.execute<Row[]>(sql, [...values] as Value[]);
+  }
+}
+
+/**
+ * 42P05, a statement of that name exists (another connection prepared it in the same session);
+ * 26000, none of that name exists (the session is not the one it was prepared in).
+ */
+const NAMES_NOT_KEPT = /^(42P05|26000)$/;
+
+function runNamed<Row>(context: Internals, sql: string, { text, name }: { text: string; name: string }, values: readonly unknown[]): Promise<Row[]> {
   const connection = context.getConnection('write');
-  const client = context.getTransactionContext() ?? connection.getClient();
+  const client = connection.getClient();
   // Logged as `em.execute` logs it: the statement with `?`, and its values.
   const result = connection.executeQuery(
     sql,

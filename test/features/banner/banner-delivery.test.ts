@@ -54,8 +54,25 @@ describe('the public banner script (app.js)', () => {
     expect(zipped.headers.get('etag')).toBe(etag);
   });
 
+  /**
+   * Waits until the change feed has delivered every announcement committed so far: they come a
+   * moment after their commits (on PostgreSQL over a connection of their own), and the write's
+   * announcements (its tables', then its revision's) arriving after a load would drop what it built.
+   */
+  const announcementsDelivered = async () => {
+    const marker = randomUUID();
+    let unsubscribe = () => {};
+    const delivered = new Promise<void>((resolve) => {
+      unsubscribe = service.database.changes.subscribe({ changed: (id) => id === marker && resolve(), resync: resolve });
+    });
+    await service.database.orm.em.fork().execute(`select pg_notify('published_configuration', ?)`, [marker]);
+    await delivered;
+    unsubscribe();
+  };
+
   it('sends no SQL statement for a warm load, and is rebuilt at once after a write that changes it', async () => {
     const embedding = await withEmbedding({ name: 'Erster Name' });
+    await announcementsDelivered();
     const first = await appJs(`domain=${domain.domainId}&lang=de_DE`);
     expect(await first.text()).toContain('Erster Name');
     const before = service.database.statements.total;
