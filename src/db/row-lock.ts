@@ -38,16 +38,3 @@ export async function lockById<T extends object>(
   );
   return row ? em.map(entity, row as never) : null;
 }
-
-const lockedDomains = new WeakMap<EntityManager, Set<string>>();
-
-/**
- * The domains whose rows the transaction of `em` has locked (FOR NO KEY UPDATE) before its work,
- * noted by whoever took the lock: what the transaction's later statements read of them is
- * current, as no other writer of those domains can commit meanwhile.
- */
-export function domainLocksHeld(em: EntityManager): Set<string> {
-  let held = lockedDomains.get(em);
-  if (!held) lockedDomains.set(em, (held = new Set()));
-  return held;
-}

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import type { Caller, RequestContext } from '../../kernel/context.ts';
-import { domainLocksHeld } from '../../db/row-lock.ts';
 import { missingDomain } from './domain.access.ts';
 
 /**
@@ -25,17 +24,11 @@ export function ownedDomain(ctx: RequestContext, scope: DomainScope): [string, s
   return [scope.domainId, scope.clientId];
 }
 
-/** After a statement with `OWNED_DOMAIN`: notes the lock it took, or throws the 404 naming what is missing. */
-export async function heldOrMissing(ctx: RequestContext, em: EntityManager, scope: DomainScope, owned: boolean): Promise<void> {
-  // Asked in the transaction: the embedded database has one session, which the transaction holds.
-  if (!owned) throw await missingDomain({ ...ctx, em }, scope);
-  domainLocksHeld(em).add(scope.domainId);
-}
-
 /** Locks the domain's row in a statement of its own, if it is the client's; otherwise the 404. */
 export async function lockOwnedDomain(ctx: RequestContext, em: EntityManager, scope: DomainScope): Promise<void> {
   const rows = await em.execute<{ id: string }[]>(`with ${OWNED_DOMAIN} select "id" from "owned_domain"`, ownedDomain(ctx, scope));
-  await heldOrMissing(ctx, em, scope, rows.length > 0);
+  // Asked with `em`: inside a transaction on the embedded database, the transaction holds its one session.
+  if (rows.length === 0) throw await missingDomain({ ...ctx, em }, scope);
 }
 
 /** What a revision names as its maker: the key's id and name, never the key. */

@@ -17,7 +17,6 @@ import {
 } from '../banner/configuration-manifest.ts';
 import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
-import { domainLocksHeld } from '../../db/row-lock.ts';
 import { makerOf, revisionsNoted } from '../domains/domain-write.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from '../embeddings/embedding.reads.ts';
@@ -25,8 +24,6 @@ import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
 import { hashesOf, newestManifest, partsByHash, readRevisions, storeRevision } from './revision-store.ts';
-
-export { makerOf };
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
@@ -41,7 +38,6 @@ export async function lockReachedDomains(em: EntityManager, ctx: RequestContext)
   const ids = [...domainsReached(ctx)].sort();
   if (ids.length === 0) return;
   await em.execute(`select "id" from "domain" where "id" = any(?::uuid[]) order by "id" for no key update`, [`{${ids.join(',')}}`]);
-  for (const id of ids) domainLocksHeld(em).add(id);
 }
 
 /**
