@@ -129,6 +129,7 @@ export async function startService(): Promise<ServiceHandle> {
     await stopBackground(0).catch(() => {});
     await services?.banner.close().catch(() => {});
     services?.consents.close();
+    services?.revisions.close();
     await stopAfterFailedStart(scanner, database);
     throw error;
   }
@@ -161,6 +162,7 @@ export async function startService(): Promise<ServiceHandle> {
       await scanner.close();
       await services?.banner.close();
       services?.consents.close();
+      services?.revisions.close();
       await database.close();
       logger.info('stopped');
       logger.flush();

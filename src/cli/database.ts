@@ -55,6 +55,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       await services.banner.close();
       await services.consents.ensure().catch(() => {});
       services.consents.close();
+      services.revisions.close();
     }
   });
 }

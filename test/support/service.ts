@@ -196,6 +196,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await scanner.close();
       await services.banner.close();
       services.consents.close();
+      services.revisions.close();
       await database.close();
       await drop();
     },

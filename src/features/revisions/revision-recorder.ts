@@ -143,7 +143,12 @@ export type RevisionRecorder = {
   settleLeftovers(): Promise<void>;
   /** The domain's newest revision as a published configuration (its first recorded now if it has none); null: no such domain. */
   published(domainId: string): Promise<PublishedConfiguration | null>;
+  /** Cancels the retries of failed rounds (the service stops). */
+  close(): void;
 };
+
+/** The wait before a failed round is tried again: doubled after each failure, up to a minute. */
+export const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
 
 /**
  * Records the revisions writes left due, just after they commit, off the domains' row locks.
@@ -156,25 +161,47 @@ export type RevisionRecorder = {
  * after our commit): our write is in that revision, nothing to do. Changes of the settings,
  * themes or locales, and a domain without a revision yet, take the longer way, under the domain's
  * row lock (no writer commits while it reads). A failed round is reported and leaves the due
- * rows for the next round of the domain (or the next start).
+ * rows; the domain's round is tried again after `retry.first` ms, then after twice as long each
+ * time it fails again (at most `retry.most`), so the banner does not go on publishing an older
+ * revision until the domain's next write.
  */
 export function createRevisionRecorder({
   orm,
   services,
   onError,
+  retry = ROUND_RETRY_MS,
 }: {
   orm: MikroORM;
   services: () => AppServices;
   onError: (error: unknown) => void;
+  retry?: { first: number; most: number };
 }): RevisionRecorder {
   type Lane = { running: Promise<void>; next?: Promise<void> };
   const lanes = new Map<string, Lane>();
+  const retries = new Map<string, { timer?: NodeJS.Timeout; waitMs: number }>();
+  let closed = false;
+
+  const retryLater = (domainId: string) => {
+    if (closed) return;
+    const previous = retries.get(domainId);
+    if (previous?.timer) return; // a retry is already set
+    const waitMs = previous ? Math.min(previous.waitMs * 2, retry.most) : retry.first;
+    const timer = setTimeout(() => {
+      retries.set(domainId, { waitMs });
+      void settleOne(domainId);
+    }, waitMs);
+    timer.unref();
+    retries.set(domainId, { timer, waitMs });
+  };
 
   const round = async (domainId: string) => {
     try {
       await orm.em.fork().transactional((em) => recordRound(em, services(), domainId));
+      const pending = retries.get(domainId);
+      if (pending && !pending.timer) retries.delete(domainId);
     } catch (error) {
       onError(error);
+      retryLater(domainId);
     }
   };
 
@@ -216,6 +243,11 @@ export function createRevisionRecorder({
       await settle([domainId]);
       const [first] = await readRevisions(orm.em.fork(), domainId, { newest: true });
       return first?.configuration ?? null;
+    },
+    close() {
+      closed = true;
+      for (const { timer } of retries.values()) clearTimeout(timer);
+      retries.clear();
     },
   };
 }

@@ -296,6 +296,33 @@ describe('configuration revisions', () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it('tries a failed round again by itself: the banner catches up without a further write', async () => {
+    const em = service.database.orm.em.fork();
+    const before = await revisions();
+    /** The revision the banner publishes (the newest recorded one). */
+    const published = async () => buildBannerConfig((await service.services.revisions.published(domain.domainId))!, null).contentRevision;
+    // Every revision store of this domain fails until the trigger goes.
+    await em.execute(`create function "refuse_revision"() returns trigger language plpgsql as $$
+      begin raise exception 'revision store refused'; end $$`);
+    await em.execute(`create trigger "refuse_revision" before insert on "configuration_revision"
+      for each row when (new."domain_id" = '${domain.domainId}') execute function "refuse_revision"()`);
+    try {
+      await ok('PUT', '', { consentCookieLifetime: 91 });
+      expect(await count()).toBe(before.length);
+      expect(await published()).toBe(before[0]!.hash);
+    } finally {
+      await em.execute(`drop trigger "refuse_revision" on "configuration_revision"`);
+      await em.execute(`drop function "refuse_revision"()`);
+    }
+    // The first retry comes a second after the failure; nobody writes meanwhile.
+    await expect.poll(count, { timeout: 5000, interval: 100 }).toBe(before.length + 1);
+    const [made] = await revisions();
+    expect(made!.hash).not.toBe(before[0]!.hash);
+    expect(made!.hash).toBe(await bannerRevision());
+    await expect.poll(published, { timeout: 5000, interval: 100 }).toBe(made!.hash);
+    expect((await em.execute(`select count(*)::int as "n" from "revision_due" where "domain_id" = ?`, [domain.domainId]))[0]!.n).toBe(0);
+  });
+
   it("finds the revision of the banner's hash for a consent record", async () => {
     await ok('POST', '/embedding', embeddingPayload());
     const hash = await servedRevision();
