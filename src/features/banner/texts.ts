@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import { escapeHtml } from '../../kernel/html.ts';
 
 /** A plain text for the banner: its `{placeholder}`s filled in, escaped, line breaks kept. */
@@ -30,7 +31,11 @@ const ALLOWED_HTML: sanitizeHtml.IOptions = {
 };
 
 /** An operator's HTML text (`…HtmlCode`): placeholders filled in (their values escaped), then sanitised. */
-export const safeHtml = (fill: Fill, value: string): string => sanitizeHtml(fill(value, escapeHtml), ALLOWED_HTML);
+export const safeHtml = (fill: Fill, value: string): string => htmlSanitizer()(fill(value, escapeHtml), ALLOWED_HTML);
+
+/** sanitize-html and the parsers it brings (about 1 MB of source), loaded when a banner is first built, not by an idle service. */
+const htmlSanitizer = (): typeof sanitizeHtml => (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml);
+let sanitizer: typeof sanitizeHtml | undefined;
 
 /** A link target the banner may use: an http(s) address or a path on the site, after filling in placeholders; else null. */
 export function linkTarget(fill: Fill, value: string): string | null {

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
+import type * as Tldts from 'tldts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { getDomain } from 'tldts';
 import type { StorageType } from '../embeddings/embedding-asset.contract.ts';
 import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { builtinPresets } from './builtin.ts';
@@ -90,7 +91,7 @@ export function registrableDomain(value: string): string | null {
   }
   host = host.replace(/^\.+/, '').replace(/\.$/, '');
   if (host === '') return null;
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+  return publicSuffixList().getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 
 /** The host of a URL signal (`connect.facebook.net/signals/` → `connect.facebook.net`). */
@@ -343,3 +344,10 @@ export async function loadCatalog(em: EntityManager): Promise<Catalog> {
   );
   return new Catalog([...builtinEntries, ...imported]);
 }
+
+/**
+ * The public suffix list (tldts, 200 KB of source), loaded at the first use: an idle service,
+ * which has not scanned or imported anything yet, does not hold it.
+ */
+const publicSuffixList = (): typeof Tldts => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts);
+let tldts: typeof Tldts | undefined;
