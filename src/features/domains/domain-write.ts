@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import type { Caller, RequestContext } from '../../kernel/context.ts';
+import { translateDatabaseError } from '../../db/transaction.ts';
 import { missingDomain } from './domain.access.ts';
 
 /**
@@ -22,6 +23,25 @@ export const OWNED_DOMAIN = `"owned_domain" as (select "id" from "domain" where 
 export function ownedDomain(ctx: RequestContext, scope: DomainScope): [string, string] {
   assertDomainScope(ctx.caller, scope);
   return [scope.domainId, scope.clientId];
+}
+
+/**
+ * Runs a hot write's one statement, committed on its own (`with ${OWNED_DOMAIN}, …`, selecting
+ * `(select count(*) from "owned_domain")::int as "owned"` with what it wrote): a database error
+ * as the service's error, a domain that is not the client's as its 404, else the statement's row.
+ * The caller then checks what was written and waits for its revision (`committed`).
+ */
+export async function runOwnedDomainWrite<Row extends { owned: number }>(
+  ctx: RequestContext,
+  scope: DomainScope,
+  sql: string,
+  params: readonly unknown[],
+): Promise<Row> {
+  const [row] = await ctx.em.execute<Row[]>(sql, [...params]).catch((error: unknown) => {
+    throw translateDatabaseError(error);
+  });
+  if (row?.owned !== 1) throw await missingDomain(ctx, scope);
+  return row;
 }
 
 /** Locks the domain's row in a statement of its own, if it is the client's; otherwise the 404. */

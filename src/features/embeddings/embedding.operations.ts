@@ -8,12 +8,12 @@ import {
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { lockById } from '../../db/row-lock.ts';
-import { inTransaction, translateDatabaseError } from '../../db/transaction.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
-import { itemsOfDomain, missingDomain, reachDomain } from '../domains/domain.access.ts';
+import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { withTcfVendorName } from '../tcf-vendors/tcf-vendor.lookup.ts';
 import {
   EmbeddingAssetEntity,
@@ -26,7 +26,7 @@ import {
 import { toEmbedding } from './embedding.view.ts';
 import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
 import { assignments, insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
-import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, runOwnedDomainWrite } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -93,24 +93,21 @@ export async function createEmbedding(
     updatedAt: now,
   }));
   // One statement: the domain checked and locked, the embedding and its assets inserted, its revision noted as due.
-  const [row] = await em
-    .execute<{ inserted: number }[]>(
-      `with ${OWNED_DOMAIN},
-         "new_embedding" as (${insertRows(em, EmbeddingEntity, 'exists (select 1 from "owned_domain")')} returning 1),
-         "new_assets" as (${insertRows(em, EmbeddingAssetEntity, 'exists (select 1 from "new_embedding")')} returning 1),
-         ${DUE_REVISION('exists (select 1 from "new_embedding")')}
-       select (select count(*) from "new_embedding")::int as "inserted", (select count(*) from "new_assets")::int as "assets"`,
-      [
-        ...owned,
-        rowsParameter(em, EmbeddingEntity, [embedding]),
-        rowsParameter(em, EmbeddingAssetEntity, assets),
-        ...dueRevision(ctx, assets.length > 0 ? ['embedding', 'embedding_asset'] : ['embedding'], [embedding.id]),
-      ],
-    )
-    .catch((error: unknown) => {
-      throw translateDatabaseError(error);
-    });
-  if (row?.inserted !== 1) throw await missingDomain(ctx, scope);
+  await runOwnedDomainWrite<{ owned: number }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "new_embedding" as (${insertRows(em, EmbeddingEntity, 'exists (select 1 from "owned_domain")')} returning 1),
+       "new_assets" as (${insertRows(em, EmbeddingAssetEntity, 'exists (select 1 from "new_embedding")')} returning 1),
+       ${DUE_REVISION('exists (select 1 from "new_embedding")')}
+     select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "new_assets")::int as "assets"`,
+    [
+      ...owned,
+      rowsParameter(em, EmbeddingEntity, [embedding]),
+      rowsParameter(em, EmbeddingAssetEntity, assets),
+      ...dueRevision(ctx, assets.length > 0 ? ['embedding', 'embedding_asset'] : ['embedding'], [embedding.id]),
+    ],
+  );
   await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
   return toEmbedding(embedding, assets);
 }
@@ -164,19 +161,16 @@ export async function updateEmbedding(
   // One statement: the domain checked and locked, the embedding updated and read back with its assets, its revision
   // noted as due. The assets are read with the statement's snapshot, taken before it waited for the lock (it does not
   // change them; a concurrent write of them that committed meanwhile shows in the next read).
-  const [row] = await em
-    .execute<{ owned: number; embedding: EmbeddingRecord | null; assets: EmbeddingAssetRecord[] | null }[]>(
-      `with ${OWNED_DOMAIN},
-         "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning ${embeddingReturning(em)}),
-         ${DUE_REVISION('exists (select 1 from "changed")')}
-       select (select count(*) from "owned_domain")::int as "owned", c."embedding", c."assets"
-       from (select 1) as "one" left join (${changedEmbeddingWithAssets(em)}) as c on true`,
-      [...owned, ...set.params, scope.embeddingId, ...dueRevision(ctx, ['embedding'], [scope.embeddingId])],
-    )
-    .catch((error: unknown) => {
-      throw translateDatabaseError(error);
-    });
-  if (row?.owned !== 1) throw await missingDomain(ctx, scope);
+  const row = await runOwnedDomainWrite<{ owned: number; embedding: EmbeddingRecord | null; assets: EmbeddingAssetRecord[] | null }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning ${embeddingReturning(em)}),
+       ${DUE_REVISION('exists (select 1 from "changed")')}
+     select (select count(*) from "owned_domain")::int as "owned", c."embedding", c."assets"
+     from (select 1) as "one" left join (${changedEmbeddingWithAssets(em)}) as c on true`,
+    [...owned, ...set.params, scope.embeddingId, ...dueRevision(ctx, ['embedding'], [scope.embeddingId])],
+  );
   if (!row.embedding) throw notFound(`embedding ${scope.embeddingId}`);
   await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
   return toEmbedding(row.embedding, row.assets ?? []);
@@ -202,18 +196,15 @@ export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope
   }
   const owned = ownedDomain(ctx, scope);
   // One statement, committed on its own: the domain checked and locked, the embedding deleted, its revision noted as due.
-  const [row] = await ctx.em
-    .execute<{ owned: number; deleted: number }[]>(
-      `with ${OWNED_DOMAIN},
-         "gone" as (delete from ${tableOf(ctx.em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning 1),
-         ${DUE_REVISION('exists (select 1 from "gone")')}
-       select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "gone")::int as "deleted"`,
-      [...owned, scope.embeddingId, ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId])],
-    )
-    .catch((error: unknown) => {
-      throw translateDatabaseError(error);
-    });
-  if (row?.owned !== 1) throw await missingDomain(ctx, scope);
+  const row = await runOwnedDomainWrite<{ owned: number; deleted: number }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "gone" as (delete from ${tableOf(ctx.em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain") returning 1),
+       ${DUE_REVISION('exists (select 1 from "gone")')}
+     select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "gone")::int as "deleted"`,
+    [...owned, scope.embeddingId, ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId])],
+  );
   if (row.deleted === 0) throw notFound(`embedding ${scope.embeddingId}`);
   await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
 }
