@@ -86,6 +86,12 @@ describe('statements per request stay the same whatever the size', () => {
       await measure('REST create an embedding with assets', () => service.rest('POST', `${domain!.base}/embedding`, embeddingPayload({ name: `E${size}` })));
       const created = (await service.rest('POST', `${domain!.base}/embedding`, embeddingPayload({ name: `F${size}` }))).body;
       await measure('REST update an embedding', () => service.rest('PUT', `${domain!.base}/embedding/${created.id}`, { name: `G${size}` }));
+      await measure('REST update an embedding with its assets', () =>
+        service.rest('PUT', `${domain!.base}/embedding/${created.id}`, {
+          name: `H${size}`,
+          assets: [{ ...created.assets[1], lifetime: '1 day' }, { name: 'added' }, created.assets[0]],
+        }),
+      );
       await measure('REST delete an embedding', () => service.rest('DELETE', `${domain!.base}/embedding/${created.id}`));
       await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
       await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
@@ -138,6 +144,9 @@ describe('statements per request stay the same whatever the size', () => {
     // no begin: one autocommit statement checks and locks the domain, updates the embedding and reads it back with
     // its assets, notes the due row (1, was 6: begin, lock, update, the revision's 2, commit) + the round (5)
     ['REST update an embedding', 6],
+    // begin; the domain checked and locked; one statement updates the embedding, deletes, updates and inserts its
+    // assets and notes the due row; commit (4, was 10 through the unit of work) + the round (5)
+    ['REST update an embedding with its assets', 9],
     // no begin: one autocommit statement checks and locks the domain, deletes the embedding, notes the due row
     // (1, was 5) + the round (5)
     ['REST delete an embedding', 6],

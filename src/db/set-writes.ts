@@ -88,3 +88,33 @@ export function recordColumns<T extends object>(em: EntityManager, entity: Entit
     .map(({ property, column }) => `${alias ? `${quote(alias)}.` : ''}${quote(column)} as ${quote(property)}`)
     .join(', ');
 }
+
+/**
+ * The stored columns of `entity` as a select list in `insertRows`' order, each its column of the
+ * row source, or an expression of its own where `instead` gives one (keyed by property name).
+ */
+export function selectedColumns<T extends object>(em: EntityManager, entity: EntityName<T>, instead: Record<string, string> = {}): string {
+  return columnsOf(em, entity)
+    .map(({ property, column }) => (property in instead ? `${instead[property]} as ${quote(column)}` : quote(column)))
+    .join(', ');
+}
+
+/**
+ * Like `insertRows`, from the rows of `source` (a relation of the statement with every stored
+ * column, e.g. a common table expression), but a row whose id is taken updates that row instead:
+ * every column but the id and the creation time, and only when one of them differs, so an
+ * unchanged row keeps its `updatedAt` (as the unit of work would).
+ */
+export function upsertRows<T extends object>(em: EntityManager, entity: EntityName<T>, source: string): string {
+  const columns = columnsOf(em, entity);
+  const table = tableOf(em, entity);
+  const names = columns.map(({ column }) => quote(column)).join(', ');
+  const changeable = columns.filter(({ property }) => property !== 'id' && property !== 'createdAt');
+  const compared = changeable.filter(({ property }) => property !== 'updatedAt');
+  const list = (of: typeof columns, prefix: string) => of.map(({ column }) => `${prefix}.${quote(column)}`).join(', ');
+  return (
+    `insert into ${table} (${names}) select ${names} from ${source} on conflict ("id") do update ` +
+    `set ${changeable.map(({ column }) => `${quote(column)} = excluded.${quote(column)}`).join(', ')} ` +
+    `where (${list(compared, table)}) is distinct from (${list(compared, 'excluded')})`
+  );
+}

@@ -25,8 +25,8 @@ import {
 } from './embedding.entity.ts';
 import { toEmbedding } from './embedding.view.ts';
 import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
-import { assignments, insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
-import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, runOwnedDomainWrite } from '../domains/domain-write.ts';
+import { assignments, insertRows, rowsParameter, selectedColumns, tableOf, upsertRows } from '../../db/set-writes.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted, runOwnedDomainWrite } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -125,7 +125,10 @@ export function insertEmbedding(
 ): [EmbeddingRow, EmbeddingAssetRow[]] {
   const { id: _ignored, assets = [], ...fields } = input;
   const row = em.create(EmbeddingEntity, { ...embeddingDefaults, ...fields, id: newId(), domain, catalogKey });
-  return [row, replaceAssets(em, row, [], assets)];
+  const rows = assets.map(({ id: _sent, ...fields }, position) =>
+    em.create(EmbeddingAssetEntity, { ...assetDefaults, ...fields, position, id: newId(), embedding: row }),
+  );
+  return [row, rows];
 }
 
 /** Appends assets to an embedding whose assets are loaded (onboarding adds what it found). */
@@ -176,16 +179,65 @@ export async function updateEmbedding(
   return toEmbedding(row.embedding, row.assets ?? []);
 }
 
-/** An update that sends `assets`: the embedding's row locked, its assets loaded and replaced in the unit of work. */
+/**
+ * An update that sends `assets`: in a transaction, the domain locked in a statement of its own (so
+ * that the next one reads every asset committed before), then one statement updates the
+ * embedding and makes its assets exactly those sent (`sentAssets` says how ids are kept),
+ * noting the due revision.
+ */
 async function replaceEmbedding(ctx: RequestContext, scope: EmbeddingScope, input: EmbeddingUpdate): Promise<Embedding> {
-  const domain = await reachDomain(ctx, scope);
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
   return inTransaction(ctx, async (em) => {
-    const row = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
-    const { id: _ignored, assets, ...fields } = await withTcfVendorName(em, input);
-    em.assign(row, fields);
-    const next = replaceAssets(em, row, row.assets.getItems(), assets ?? []);
-    await em.flush();
-    return toEmbedding(row, next);
+    await lockOwnedDomain(ctx, em, scope);
+    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input);
+    const now = new Date();
+    const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: now });
+    const assets = sentAssets(inputs, scope.embeddingId, now);
+    const assetTable = tableOf(em, EmbeddingAssetEntity);
+    const [row] = await em.execute<{ embedding: EmbeddingRecord | null; ids: string[] | null }[]>(
+      `with ${OWNED_DOMAIN},
+         "target" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+         "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" in (select "id" from "target") returning ${embeddingReturning(em)}),
+         "placed" as (
+           select ${selectedColumns(em, EmbeddingAssetEntity, {
+             id: `case when r."id" in (select a."id" from ${assetTable} as a where a."embedding_id" in (select "id" from "target")) then r."id" else (?::uuid[])[r."ordinality"] end`,
+           })}
+           from json_populate_recordset(null::${assetTable}, ?::json) with ordinality as r where exists (select 1 from "target")),
+         "gone" as (delete from ${assetTable} where "embedding_id" in (select "id" from "target") and "id" not in (select "id" from "placed")),
+         "written" as (${upsertRows(em, EmbeddingAssetEntity, '"placed"')}),
+         ${DUE_REVISION('exists (select 1 from "changed")')}
+       select (select to_json("changed") from "changed") as "embedding", (select json_agg("id" order by "position") from "placed") as "ids"`,
+      [
+        ...ownedDomain(ctx, scope),
+        scope.embeddingId,
+        ...set.params,
+        `{${assets.map(() => newId()).join(',')}}`,
+        rowsParameter(em, EmbeddingAssetEntity, assets),
+        ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId]),
+      ],
+    );
+    if (!row?.embedding) throw notFound(`embedding ${scope.embeddingId}`);
+    revisionsNoted(em).add(scope.domainId);
+    return toEmbedding(row.embedding, assets.map((asset, i) => ({ ...asset, id: row.ids![i]! })));
+  });
+}
+
+/**
+ * The assets an update sends, as rows of the embedding in the order sent. A sent `id` is
+ * read-only, but when it names one of this embedding's current assets that asset keeps its id (so
+ * a client that reads an embedding and PUTs it back does not churn asset ids): each row carries
+ * the id it was sent with (its first use only; the statement gives every other row a new id),
+ * and every current asset not named is removed.
+ */
+function sentAssets(inputs: AssetCreate[], embeddingId: string, now: Date) {
+  const named = new Set<string>();
+  return inputs.map(({ id, ...fields }, position) => {
+    const keeps = typeof id === 'string' && isId(id) && !named.has(id);
+    if (keeps) named.add(id);
+    return { ...assetDefaults, ...fields, position, id: keeps ? id : newId(), embedding: embeddingId, createdAt: now, updatedAt: now };
   });
 }
 
@@ -209,29 +261,3 @@ export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope
   await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
 }
 
-/**
- * The embedding's assets become exactly `inputs`, in that order. A sent `id` is read-only, but
- * when it names one of this embedding's current assets that asset keeps its id (so a client
- * that reads an embedding and PUTs it back does not churn asset ids); every other current
- * asset is removed.
- */
-function replaceAssets(
-  em: EntityManager,
-  embedding: EmbeddingRow,
-  current: EmbeddingAssetRow[],
-  inputs: AssetCreate[],
-): EmbeddingAssetRow[] {
-  const reusable = new Map(current.map((asset) => [asset.id, asset]));
-  const next = inputs.map((input, position) => {
-    const { id, ...fields } = input;
-    const values = { ...assetDefaults, ...fields, position };
-    const existing = typeof id === 'string' ? reusable.get(id) : undefined;
-    if (existing) {
-      reusable.delete(existing.id);
-      return em.assign(existing, values);
-    }
-    return em.create(EmbeddingAssetEntity, { ...values, id: newId(), embedding });
-  });
-  for (const dropped of reusable.values()) em.remove(dropped);
-  return next;
-}
