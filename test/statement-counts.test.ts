@@ -92,6 +92,11 @@ describe('statements per request stay the same whatever the size', () => {
           assets: [{ ...created.assets[1], lifetime: '1 day' }, { name: 'added' }, created.assets[0]],
         }),
       );
+      await measure('REST create an asset', () => service.rest('POST', `${domain!.base}/embedding/${created.id}/asset`, { name: `c${size}` }));
+      await measure('REST update an asset', () =>
+        service.rest('PUT', `${domain!.base}/embedding/${created.id}/asset/${created.assets[0].id}`, { lifetime: '2 days' }),
+      );
+      await measure('REST delete an asset', () => service.rest('DELETE', `${domain!.base}/embedding/${created.id}/asset/${created.assets[0].id}`));
       await measure('REST delete an embedding', () => service.rest('DELETE', `${domain!.base}/embedding/${created.id}`));
       await measure('GraphQL whole domain', () => service.graphql(WHOLE_DOMAIN, { c: domain!.clientId, d: domain!.domainId }));
       await measure('GraphQL client with its 3 domains', () => service.graphql(WHOLE_CLIENT, { c: domain!.clientId }));
@@ -147,6 +152,13 @@ describe('statements per request stay the same whatever the size', () => {
     // begin; the domain checked and locked; one statement updates the embedding, deletes, updates and inserts its
     // assets and notes the due row; commit (4, was 10 through the unit of work) + the round (5)
     ['REST update an embedding with its assets', 9],
+    // begin; the domain checked and locked; one statement appends the asset after the last and notes the due row;
+    // commit (4) + the round (5); 13 through the unit of work
+    ['REST create an asset', 9],
+    // no begin: one autocommit statement checks and locks the domain, updates (deletes) the asset by id and notes the
+    // due row (1) + the round (5); 13 through the unit of work
+    ['REST update an asset', 6],
+    ['REST delete an asset', 6],
     // no begin: one autocommit statement checks and locks the domain, deletes the embedding, notes the due row
     // (1, was 5) + the round (5)
     ['REST delete an embedding', 6],

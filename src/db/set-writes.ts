@@ -99,21 +99,27 @@ export function selectedColumns<T extends object>(em: EntityManager, entity: Ent
     .join(', ');
 }
 
+/** `insert into "t" (…) select … from <source>`: the rows of `source`, a relation of the statement with every stored column (e.g. a common table expression). */
+export function insertFrom<T extends object>(em: EntityManager, entity: EntityName<T>, source: string): string {
+  const names = columnsOf(em, entity)
+    .map(({ column }) => quote(column))
+    .join(', ');
+  return `insert into ${tableOf(em, entity)} (${names}) select ${names} from ${source}`;
+}
+
 /**
- * Like `insertRows`, from the rows of `source` (a relation of the statement with every stored
- * column, e.g. a common table expression), but a row whose id is taken updates that row instead:
- * every column but the id and the creation time, and only when one of them differs, so an
- * unchanged row keeps its `updatedAt` (as the unit of work would).
+ * `insertFrom`, but a row whose id is taken updates that row instead: every column but the id
+ * and the creation time, and only when one of them differs, so an unchanged row keeps its
+ * `updatedAt` (as the unit of work would).
  */
 export function upsertRows<T extends object>(em: EntityManager, entity: EntityName<T>, source: string): string {
   const columns = columnsOf(em, entity);
   const table = tableOf(em, entity);
-  const names = columns.map(({ column }) => quote(column)).join(', ');
   const changeable = columns.filter(({ property }) => property !== 'id' && property !== 'createdAt');
   const compared = changeable.filter(({ property }) => property !== 'updatedAt');
   const list = (of: typeof columns, prefix: string) => of.map(({ column }) => `${prefix}.${quote(column)}`).join(', ');
   return (
-    `insert into ${table} (${names}) select ${names} from ${source} on conflict ("id") do update ` +
+    `${insertFrom(em, entity, source)} on conflict ("id") do update ` +
     `set ${changeable.map(({ column }) => `${quote(column)} = excluded.${quote(column)}`).join(', ')} ` +
     `where (${list(compared, table)}) is distinct from (${list(compared, 'excluded')})`
   );

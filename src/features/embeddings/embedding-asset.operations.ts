@@ -2,20 +2,18 @@ import type { AssetCreate, AssetUpdate, EmbeddingAsset } from './embedding-asset
 import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
-import { isId } from '../../kernel/ids.ts';
+import { isId, newId } from '../../kernel/ids.ts';
+import { assignments, insertFrom, recordColumns, rowsParameter, selectedColumns, tableOf } from '../../db/set-writes.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted, runOwnedDomainWrite } from '../domains/domain-write.ts';
 import { reachDomain } from '../domains/domain.access.ts';
-import { EmbeddingAssetEntity, type EmbeddingAssetRow } from './embedding.entity.ts';
-import { appendAssets, type EmbeddingScope, findEmbedding, getEmbedding } from './embedding.operations.ts';
+import { assetDefaults } from './embedding-asset.contract.ts';
+import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity } from './embedding.entity.ts';
+import { type EmbeddingScope, getEmbedding } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
 
 /** The embedding assets the REST API calls "cookies". */
 
 export type AssetScope = EmbeddingScope & { assetId: string };
-
-function pick(assets: Iterable<EmbeddingAssetRow>, assetId: string): EmbeddingAssetRow {
-  for (const asset of assets) if (asset.id === assetId) return asset;
-  throw notFound(`asset ${assetId}`);
-}
 
 export async function listAssets(ctx: RequestContext, scope: EmbeddingScope): Promise<EmbeddingAsset[]> {
   return (await getEmbedding(ctx, scope)).assets;
@@ -27,33 +25,84 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
   return asset;
 }
 
+/**
+ * In a transaction: the domain locked in a statement of its own (so that the next one reads every
+ * asset committed before), then one statement appends the asset after the embedding's last and
+ * notes the due revision.
+ */
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
-  const domain = await reachDomain(ctx, scope);
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
   return inTransaction(ctx, async (em) => {
-    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
-    const row = appendAssets(em, embedding, [input]).at(-1)!;
-    await em.flush();
-    return toEmbeddingAsset(row);
-  });
-}
-
-export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
-  const domain = await reachDomain(ctx, scope);
-  return inTransaction(ctx, async (em) => {
-    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
-    const row = pick(embedding.assets, scope.assetId);
+    await lockOwnedDomain(ctx, em, scope);
     const { id: _ignored, ...fields } = input;
-    em.assign(row, fields);
-    await em.flush();
-    return toEmbeddingAsset(row);
+    const now = new Date();
+    const asset = { ...assetDefaults, ...fields, position: 0, id: newId(), embedding: scope.embeddingId, createdAt: now, updatedAt: now };
+    const assetTable = tableOf(em, EmbeddingAssetEntity);
+    const [row] = await em.execute<{ position: number | null }[]>(
+      `with ${OWNED_DOMAIN},
+         "parent" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+         "placed" as (
+           select ${selectedColumns(em, EmbeddingAssetEntity, {
+             position: `(select coalesce(max(a."position") + 1, 0) from ${assetTable} as a where a."embedding_id" in (select "id" from "parent"))`,
+           })}
+           from json_populate_recordset(null::${assetTable}, ?::json) where exists (select 1 from "parent")),
+         "added" as (${insertFrom(em, EmbeddingAssetEntity, '"placed"')} returning 1),
+         ${DUE_REVISION('exists (select 1 from "placed")')}
+       select (select "position" from "placed") as "position"`,
+      [...ownedDomain(ctx, scope), scope.embeddingId, rowsParameter(em, EmbeddingAssetEntity, [asset]), ...dueRevision(ctx, ['embedding_asset'], [scope.embeddingId])],
+    );
+    if (row?.position == null) throw notFound(`embedding ${scope.embeddingId}`);
+    revisionsNoted(em).add(scope.domainId);
+    return toEmbeddingAsset({ ...asset, position: row.position });
   });
 }
 
+/** One statement, committed on its own: the domain checked and locked, the asset updated by id and read back, its revision noted as due. */
+export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
+  const em = ctx.em;
+  const { id: _ignored, ...fields } = input;
+  const set = assignments(em, EmbeddingAssetEntity, { ...fields, updatedAt: new Date() });
+  const row = await runOwnedDomainWrite<{ owned: number; parent: number; asset: EmbeddingAssetRecord | null }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "parent" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+       "changed" as (update ${tableOf(em, EmbeddingAssetEntity)} set ${set.sql} where "id" = ?::uuid and "embedding_id" in (select "id" from "parent") returning ${recordColumns(em, EmbeddingAssetEntity)}),
+       ${DUE_REVISION('exists (select 1 from "changed")')}
+     select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "parent")::int as "parent", (select to_json("changed") from "changed") as "asset"`,
+    [...ownedDomain(ctx, scope), scope.embeddingId, ...set.params, isId(scope.assetId) ? scope.assetId : null, ...dueRevision(ctx, ['embedding_asset'], [scope.embeddingId])],
+  );
+  if (row.parent === 0) throw notFound(`embedding ${scope.embeddingId}`);
+  if (!row.asset) throw notFound(`asset ${scope.assetId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return toEmbeddingAsset(row.asset);
+}
+
+/** One statement, committed on its own: the domain checked and locked, the asset deleted by id, its revision noted as due. */
 export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
-  const domain = await reachDomain(ctx, scope);
-  await inTransaction(ctx, async (em) => {
-    const embedding = await findEmbedding(em, domain.id, scope.embeddingId, { lock: true });
-    const deleted = isId(scope.assetId) ? await em.nativeDelete(EmbeddingAssetEntity, { id: scope.assetId, embedding }) : 0;
-    if (deleted === 0) throw notFound(`asset ${scope.assetId}`);
-  });
+  if (!isId(scope.embeddingId)) {
+    await reachDomain(ctx, scope);
+    throw notFound(`embedding ${scope.embeddingId}`);
+  }
+  const em = ctx.em;
+  const row = await runOwnedDomainWrite<{ owned: number; parent: number; deleted: number }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "parent" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+       "gone" as (delete from ${tableOf(em, EmbeddingAssetEntity)} where "id" = ?::uuid and "embedding_id" in (select "id" from "parent") returning 1),
+       ${DUE_REVISION('exists (select 1 from "gone")')}
+     select (select count(*) from "owned_domain")::int as "owned", (select count(*) from "parent")::int as "parent", (select count(*) from "gone")::int as "deleted"`,
+    [...ownedDomain(ctx, scope), scope.embeddingId, isId(scope.assetId) ? scope.assetId : null, ...dueRevision(ctx, ['embedding_asset'], [scope.embeddingId])],
+  );
+  if (row.parent === 0) throw notFound(`embedding ${scope.embeddingId}`);
+  if (row.deleted === 0) throw notFound(`asset ${scope.assetId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
 }
