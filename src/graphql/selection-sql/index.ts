@@ -6,7 +6,8 @@
  * - shapes.ts: what each table-backed GraphQL type is made of (declared by its feature);
  * - walk.ts: the selection of a resolved field → a plan (properties, lists), kept per field node;
  * - emit.ts: a plan → one SQL statement;
- * - nodes.ts: its rows → the nodes resolvers get, lists kept for their fields (`prefetched`);
+ * - rows.ts: its rows, JSON arrays by position → rows by name;
+ * - nodes.ts: those rows → the nodes resolvers get, lists kept for their fields (`prefetched`);
  * - run.ts: running it for a root resolver, statements kept; the switch per service.
  */
 export { declareList, declareTable, type Row } from './shapes.ts';

@@ -2,9 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { executePrepared } from '../../db/prepared-statements.ts';
 import type { AppServices, RequestContext } from '../../kernel/context.ts';
-import { emitStatement, type Root } from './emit.ts';
+import { emitStatement, type Layout, type Root } from './emit.ts';
 import { prefetched, toNode } from './nodes.ts';
-import { type Row, shapeOf } from './shapes.ts';
+import { rowOf } from './rows.ts';
+import { shapeOf } from './shapes.ts';
 import { emptyPlan, type Plan, planOf } from './walk.ts';
 
 /**
@@ -31,23 +32,27 @@ export function compileSelections(services: AppServices, on: boolean): void {
   else notCompiling.add(services);
 }
 
-const statements = new WeakMap<object, WeakMap<Plan, Map<Root, string>>>();
+type Statement = { readonly sql: string; readonly layout: Layout };
 
-function statementOf(em: EntityManager, plan: Plan, root: Root): string {
+const statements = new WeakMap<object, WeakMap<Plan, Map<Root, Statement>>>();
+
+function statementOf(em: EntityManager, plan: Plan, root: Root): Statement {
   const metadata = em.getMetadata();
   let byPlan = statements.get(metadata);
   if (!byPlan) statements.set(metadata, (byPlan = new WeakMap()));
   let byRoot = byPlan.get(plan);
   if (!byRoot) byPlan.set(plan, (byRoot = new Map()));
-  let sql = byRoot.get(root);
-  if (sql === undefined) byRoot.set(root, (sql = emitStatement(em, plan, root)));
-  return sql;
+  let statement = byRoot.get(root);
+  if (!statement) byRoot.set(root, (statement = emitStatement(em, plan, root)));
+  return statement;
 }
 
 async function run<T>(ctx: RequestContext, plan: Plan, root: Root, values: readonly string[]): Promise<T[]> {
-  const rows = await executePrepared<{ node: Row }>(ctx.em, statementOf(ctx.em, plan, root), values);
-  const found = root.exact ? rows.filter(({ node }) => root.where.every((name, i) => node[name] === values[i])) : rows;
-  return found.map(({ node }) => toNode(ctx, plan, node) as T);
+  const { sql, layout } = statementOf(ctx.em, plan, root);
+  const sent = await executePrepared<{ node: unknown[] }>(ctx.em, sql, values);
+  const rows = sent.map(({ node }) => rowOf(layout, node));
+  const found = root.exact ? rows.filter((row) => root.where.every((name, i) => row[name] === values[i])) : rows;
+  return found.map((row) => toNode(ctx, plan, row) as T);
 }
 
 /**
