@@ -13,6 +13,7 @@ import { Migration20261124180000_scan_jobs } from './Migration20261124180000_sca
 import { Migration20261124190000_permanent_scan } from './Migration20261124190000_permanent_scan.ts';
 import { Migration20261126100000_changed_tables } from './Migration20261126100000_changed_tables.ts';
 import { Migration20261126130000_revision_due } from './Migration20261126130000_revision_due.ts';
+import { Migration20261126162551_asset_order } from './Migration20261126162551_asset_order.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124190000_permanent_scan', class: Migration20261124190000_permanent_scan },
   { name: 'Migration20261126100000_changed_tables', class: Migration20261126100000_changed_tables },
   { name: 'Migration20261126130000_revision_due', class: Migration20261126130000_revision_due },
+  { name: 'Migration20261126162551_asset_order', class: Migration20261126162551_asset_order },
 ];

@@ -47,9 +47,11 @@ export const EmbeddingEntity = defineEntity({
 export const EmbeddingAssetEntity = defineEntity({
   name: 'EmbeddingAsset',
   tableName: 'embedding_asset',
+  // An embedding's assets are read in their order: the index gives them sorted.
+  indexes: [{ properties: ['embedding', 'position'] }],
   properties: {
     id: p.uuid().primary(),
-    embedding: () => p.manyToOne(EmbeddingEntity).deleteRule('cascade').index(),
+    embedding: () => p.manyToOne(EmbeddingEntity).deleteRule('cascade'),
     /** Order of the asset within its embedding, as the client last sent the list. */
     position: p.integer(),
     name: p.text(),
