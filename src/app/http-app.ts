@@ -15,6 +15,7 @@ import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
 import { corsFor, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
 import { requestLogging } from '../http/logging.ts';
+import { inSequence } from '../http/in-sequence.ts';
 import { onlyUnder } from '../http/path-gate.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readiness } from '../http/readiness.ts';
@@ -63,30 +64,41 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // Only requests for its paths walk its routes.
   app.use(onlyUnder(BANNER_PATH_PREFIXES, bannerRouter(services.banner)));
 
-  app.use(requestId);
-  // The request line is logged at info; below that level the middleware would only cost time.
-  if (logger.isLevelEnabled('info')) app.use(requestLogging(logger));
-  app.use(metrics.observe);
-  // Consent records from the banner: public, for any origin, so before the API's security headers and CORS.
-  // Its routes are all at /consent (or under it, for the headers).
-  app.use(onlyUnder(['/consent'], consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60))));
-  app.use(securityHeaders());
+  // What every other request passes first, in this order, as one layer of Express's router
+  // (inSequence: each layer costs every request a little).
   const cors = corsFor(options.corsOrigins);
-  if (cors) app.use(cors);
+  app.use(
+    inSequence(
+      requestId,
+      // The request line is logged at info; below that level the middleware would only cost time.
+      ...(logger.isLevelEnabled('info') ? [requestLogging(logger)] : []),
+      metrics.observe,
+      // Consent records from the banner: public, for any origin, so before the API's security headers and CORS.
+      // Its routes are all at /consent (or under it, for the headers).
+      onlyUnder(['/consent'], consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60))),
+      securityHeaders(),
+      ...(cors ? [cors] : []),
+    ),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readiness(orm, services.scanner, logger));
   // GraphiQL for browsers at GET /graphql, with its assets: public; operations need a key.
-  app.use(graphiql('Consent domain configuration'));
+  app.use(onlyUnder(['/graphql', '/graphiql/'], graphiql('Consent domain configuration')));
   // The OpenAPI document of the REST layer and its reference page: public, like /healthz.
   app.get(OPENAPI_PATH, openApiDocumentHandler(openApiSource(services.publicBaseUrl)));
   app.use(DOCS_PATH, docsRouter());
 
-  app.use(authentication(services.keys, rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60)));
-  app.use(rateLimitPerKey(options.rateLimitPerMinute));
-  app.use(requestContext(orm, services));
+  // Who calls, within their rate limit, with a context of their own: one layer for the three.
+  app.use(
+    inSequence(
+      authentication(services.keys, rateLimitFailedAuthentication(options.failedAuthenticationsPerMinute ?? 60)),
+      rateLimitPerKey(options.rateLimitPerMinute),
+      requestContext(orm, services),
+    ),
+  );
   app.get('/metrics', metrics.serve);
 
   const yoga = createGraphqlHandler(schema, logger, { development: options.development, metrics });

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
  * `handler` only for requests whose path starts with one of `prefixes` (compared as Express's
  * default routing compares, ignoring ASCII case); every other request passes straight on. For
@@ -7,10 +9,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * A prefix must be a start every path the handler answers has.
  */
 export function onlyUnder(prefixes: readonly string[], handler: RequestHandler): RequestHandler {
-  const lowered = prefixes.map((prefix) => prefix.toLowerCase());
+  // A case-insensitive expression, as Express's routes are: it tests without copying the path.
+  const under = new RegExp(`^(?:${prefixes.map(escaped).join('|')})`, 'i');
   return (req: Request, res: Response, next: NextFunction) => {
-    const path = req.path.toLowerCase();
-    for (const prefix of lowered) if (path.startsWith(prefix)) return handler(req, res, next);
+    if (under.test(req.path)) return handler(req, res, next);
     next();
   };
 }

@@ -33,9 +33,9 @@ export function generateKey(): { key: string; prefix: string; hash: string } {
   return { key, prefix: key.slice(0, KEY_PREFIX_LENGTH), hash: hashKey(key).toString('hex') };
 }
 
-/** Compares a presented key with a stored hash in constant time. */
-export const matchesHash = (key: string, storedHex: string): boolean => {
-  const stored = Buffer.from(storedHex, 'hex');
+/** Compares a presented key with a stored hash (hex, or the digest itself) in constant time. */
+export const matchesHash = (key: string, storedHash: string | Buffer): boolean => {
+  const stored = typeof storedHash === 'string' ? Buffer.from(storedHash, 'hex') : storedHash;
   const presented = hashKey(key);
   return stored.length === presented.length && timingSafeEqual(stored, presented);
 };

@@ -36,7 +36,8 @@ export function createKeyRing({
   adminApiKey: string | undefined;
   cacheMs?: number;
 }): KeyRing {
-  const adminHash = adminApiKey ? hashKey(adminApiKey).toString('hex') : undefined;
+  // Kept as bytes: every request with the administrator key compares against it.
+  const adminHash = adminApiKey ? Buffer.from(hashKey(adminApiKey)) : undefined;
   const remembered = new Map<string, { owner: KeyOwner; keyId: string; until: number }>();
 
   return {
