@@ -19,7 +19,8 @@
  *   BENCH_POSTGRES          server URL (default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_SECONDS           seconds of load per server in each round (default 3)
  *   BENCH_ROUNDS            rounds per compared scenario (default 5)
- *   BENCH_WARMUP_SECONDS    unmeasured load per server before the first round (default 1)
+ *   BENCH_WARMUP_SECONDS    unmeasured load per server before the first round (default 5: a
+ *                           started service still compiles its hot code for the first 10-30 s)
  *   BENCH_SOAK_SECONDS      the memory section's mixed load (default 600)
  *   BENCH_SETTLE_SECONDS    the memory section's wait after ready before idle samples (default 15)
  *   BENCH_CONSENT_RECORDS   records in the consent log (default 1,000,000)

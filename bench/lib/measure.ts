@@ -23,7 +23,7 @@ export const SETTINGS = {
   seconds: Number(process.env.BENCH_SECONDS ?? 3),
   rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5)),
   /** Unmeasured load per server before the first round (JIT compilation, pools filling up). */
-  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 5),
 };
 
 /** A server under measurement: how to read the statements it has sent so far. */

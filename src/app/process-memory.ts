@@ -1,4 +1,4 @@
-import { PerformanceObserver } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -12,7 +12,7 @@ export function keepProcessSmall(): { started(): void } {
   boundYoungGeneration();
   return {
     started() {
-      setTimeout(releaseStartUpMemory, RELEASE_START_UP_MEMORY_AFTER_MS).unref();
+      releaseStartUpMemoryWhenIdle();
     },
   };
 }
@@ -44,8 +44,31 @@ function boundYoungGeneration(): void {
   }).observe({ entryTypes: ['gc'] });
 }
 
-/** How long after the service listens its start-up garbage is given back (the job queue and the scan worker start meanwhile). */
+/** How long after the service listens its start-up garbage is given back at the earliest (the job queue and the scan worker start meanwhile). */
 const RELEASE_START_UP_MEMORY_AFTER_MS = 5_000;
+
+/** The share of a second the event loop may be busy for the process to count as idle. */
+const IDLE_UTILIZATION = 0.05;
+
+/**
+ * The release below stops the process for some 100 ms when idle, and for 400 ms under load (a
+ * full collection that compacts): so it waits for the first second in which the event loop was
+ * idle, 5 s after listening or later. A service started into traffic gives its start-up memory
+ * back when the traffic pauses (V8's own memory reducer does the same work later otherwise).
+ */
+function releaseStartUpMemoryWhenIdle(): void {
+  const listened = performance.now();
+  let before = performance.eventLoopUtilization();
+  const check = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, before).utilization;
+    before = now;
+    if (performance.now() - listened < RELEASE_START_UP_MEMORY_AFTER_MS || busy > IDLE_UTILIZATION) return;
+    clearInterval(check);
+    releaseStartUpMemory();
+  }, 1000);
+  check.unref();
+}
 
 /**
  * Loading the modules, building the GraphQL schema and migrating allocate quickly: V8 grows its
