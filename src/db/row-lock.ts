@@ -4,8 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
 /**
- * Loads the row with primary key `id` (and, if given, whose many-to-one `owner.property` points
- * at `owner.id`) into the EntityManager and locks it until the transaction ends, or null.
+ * Loads the row with primary key `id` into the EntityManager and locks it until the transaction ends, or null.
  *
  * The lock is FOR NO KEY UPDATE, not FOR UPDATE: writers that lock the same row still queue
  * up, but inserting a child row, whose foreign-key check takes a KEY SHARE lock on this row,
@@ -22,19 +21,9 @@ export async function lockById<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
   id: string,
-  owner?: { property: string & keyof T; id: string },
 ): Promise<T | null> {
   const meta = em.getMetadata().get(entity);
-  const column = (property: string) => quote(meta.properties[property as keyof typeof meta.properties]!.fieldNames[0]!);
-  const conditions = [`${column(meta.primaryKeys[0]!)} = ?`];
-  const values = [id];
-  if (owner) {
-    conditions.push(`${column(owner.property)} = ?`);
-    values.push(owner.id);
-  }
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `select * from ${quote(meta.tableName)} where ${conditions.join(' and ')} for no key update`,
-    values,
-  );
+  const key = quote(meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties]!.fieldNames[0]!);
+  const [row] = await em.execute<Record<string, unknown>[]>(`select * from ${quote(meta.tableName)} where ${key} = ? for no key update`, [id]);
   return row ? em.map(entity, row as never) : null;
 }

@@ -36,11 +36,7 @@ export const tableOf = <T extends object>(em: EntityManager, entity: EntityName<
  * (see `rowsParameter`) inserted at once.
  */
 export function insertRows<T extends object>(em: EntityManager, entity: EntityName<T>, where = 'true'): string {
-  const columns = columnsOf(em, entity)
-    .map(({ column }) => quote(column))
-    .join(', ');
-  const table = tableOf(em, entity);
-  return `insert into ${table} (${columns}) select ${columns} from json_populate_recordset(null::${table}, ?::json) where ${where}`;
+  return `${insertFrom(em, entity, `json_populate_recordset(null::${tableOf(em, entity)}, ?::json)`)} where ${where}`;
 }
 
 /** Records (keyed by property name) as the JSON parameter of `insertRows`: keyed by column, dates as ISO text. */

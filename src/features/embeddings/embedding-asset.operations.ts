@@ -5,10 +5,9 @@ import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { assignments, insertFrom, recordColumns, rowsParameter, selectedColumns, tableOf } from '../../db/set-writes.ts';
 import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted, runOwnedDomainWrite } from '../domains/domain-write.ts';
-import { reachDomain } from '../domains/domain.access.ts';
 import { assetDefaults } from './embedding-asset.contract.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity } from './embedding.entity.ts';
-import { type EmbeddingScope, getEmbedding } from './embedding.operations.ts';
+import { type EmbeddingScope, getEmbedding, malformedEmbeddingId } from './embedding.operations.ts';
 import { toEmbeddingAsset } from './embedding.view.ts';
 
 /** The embedding assets the REST API calls "cookies". */
@@ -31,10 +30,7 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
  * notes the due revision.
  */
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   return inTransaction(ctx, async (em) => {
     await lockOwnedDomain(ctx, em, scope);
     const { id: _ignored, ...fields } = input;
@@ -62,10 +58,7 @@ export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, in
 
 /** One statement, committed on its own: the domain checked and locked, the asset updated by id and read back, its revision noted as due. */
 export async function updateAsset(ctx: RequestContext, scope: AssetScope, input: AssetUpdate): Promise<EmbeddingAsset> {
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   const em = ctx.em;
   const { id: _ignored, ...fields } = input;
   const set = assignments(em, EmbeddingAssetEntity, { ...fields, updatedAt: new Date() });
@@ -87,10 +80,7 @@ export async function updateAsset(ctx: RequestContext, scope: AssetScope, input:
 
 /** One statement, committed on its own: the domain checked and locked, the asset deleted by id, its revision noted as due. */
 export async function deleteAsset(ctx: RequestContext, scope: AssetScope): Promise<void> {
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   const em = ctx.em;
   const row = await runOwnedDomainWrite<{ owned: number; parent: number; deleted: number }>(
     ctx,

@@ -7,7 +7,6 @@ import {
   type EmbeddingUpdate,
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
@@ -31,26 +30,12 @@ import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
 /**
- * The embedding entity, with its assets, if it belongs to the domain; otherwise "not found".
- * With `lock`, its row stays locked until the transaction ends, so writes that replace or
- * renumber its assets queue up instead of interleaving.
+ * The answer to an embedding id that cannot be one (not a UUID): the domain's 404 when the caller
+ * may not reach it, otherwise the embedding's. Nothing is written.
  */
-export async function findEmbedding(
-  em: EntityManager,
-  domainId: string,
-  embeddingId: string,
-  { lock = false }: { lock?: boolean } = {},
-): Promise<EmbeddingRow> {
-  if (!isId(embeddingId)) throw notFound(`embedding ${embeddingId}`);
-  if (lock) {
-    const row = await lockById(em, EmbeddingEntity, embeddingId, { property: 'domain', id: domainId });
-    if (!row) throw notFound(`embedding ${embeddingId}`);
-    await em.populate(row, ['assets']);
-    return row;
-  }
-  const row = await em.findOne(EmbeddingEntity, { id: embeddingId, domain: domainId }, { populate: ['assets'], strategy: 'select-in' });
-  if (!row) throw notFound(`embedding ${embeddingId}`);
-  return row;
+export async function malformedEmbeddingId(ctx: RequestContext, scope: EmbeddingScope): Promise<never> {
+  await reachDomain(ctx, scope);
+  throw notFound(`embedding ${scope.embeddingId}`);
 }
 
 export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): Promise<Embedding[]> {
@@ -148,10 +133,7 @@ export async function updateEmbedding(
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
   if (input.assets !== undefined) return replaceEmbedding(ctx, scope, input);
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   // No transaction: one statement, committed on its own, holds the domain's lock (as a create or a delete).
   const em = ctx.em;
   const owned = ownedDomain(ctx, scope);
@@ -186,10 +168,7 @@ export async function updateEmbedding(
  * noting the due revision.
  */
 async function replaceEmbedding(ctx: RequestContext, scope: EmbeddingScope, input: EmbeddingUpdate): Promise<Embedding> {
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   return inTransaction(ctx, async (em) => {
     await lockOwnedDomain(ctx, em, scope);
     const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input);
@@ -242,10 +221,7 @@ function sentAssets(inputs: AssetCreate[], embeddingId: string, now: Date) {
 }
 
 export async function deleteEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<void> {
-  if (!isId(scope.embeddingId)) {
-    await reachDomain(ctx, scope);
-    throw notFound(`embedding ${scope.embeddingId}`);
-  }
+  if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   const owned = ownedDomain(ctx, scope);
   // One statement, committed on its own: the domain checked and locked, the embedding deleted, its revision noted as due.
   const row = await runOwnedDomainWrite<{ owned: number; deleted: number }>(

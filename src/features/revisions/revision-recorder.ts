@@ -148,7 +148,7 @@ export type RevisionRecorder = {
 };
 
 /** The wait before a failed round is tried again: doubled after each failure, up to a minute. */
-export const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
+const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
 
 /**
  * Records the revisions writes left due, just after they commit, off the domains' row locks.
@@ -161,20 +161,18 @@ export const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
  * after our commit): our write is in that revision, nothing to do. Changes of the settings,
  * themes or locales, and a domain without a revision yet, take the longer way, under the domain's
  * row lock (no writer commits while it reads). A failed round is reported and leaves the due
- * rows; the domain's round is tried again after `retry.first` ms, then after twice as long each
- * time it fails again (at most `retry.most`), so the banner does not go on publishing an older
+ * rows; the domain's round is tried again after a second, then after twice as long each time it
+ * fails again (at most a minute: ROUND_RETRY_MS), so the banner does not go on publishing an older
  * revision until the domain's next write.
  */
 export function createRevisionRecorder({
   orm,
   services,
   onError,
-  retry = ROUND_RETRY_MS,
 }: {
   orm: MikroORM;
   services: () => AppServices;
   onError: (error: unknown) => void;
-  retry?: { first: number; most: number };
 }): RevisionRecorder {
   type Lane = { running: Promise<void>; next?: Promise<void> };
   const lanes = new Map<string, Lane>();
@@ -185,7 +183,7 @@ export function createRevisionRecorder({
     if (closed) return;
     const previous = retries.get(domainId);
     if (previous?.timer) return; // a retry is already set
-    const waitMs = previous ? Math.min(previous.waitMs * 2, retry.most) : retry.first;
+    const waitMs = previous ? Math.min(previous.waitMs * 2, ROUND_RETRY_MS.most) : ROUND_RETRY_MS.first;
     const timer = setTimeout(() => {
       retries.set(domainId, { waitMs });
       void settleOne(domainId);
