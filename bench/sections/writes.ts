@@ -38,7 +38,7 @@ function halfTheBaseline(what: string, row: Row) {
 
 /** Why a write takes more statements than the target: `own` says how many are its own. */
 const REVISION_ROUND = (own: string) =>
-  `the write's own statements are ${own}; the other five are its domain's revision round, recorded just after the commit (begin, advisory lock, take-and-read, store, commit), which the writes that commit while a round runs share`;
+  `the write's own statements are ${own}; the other two are its domain's revision round, recorded just after the commit (read the due rows with what they changed, then store the revision), which the writes that commit while a round runs share`;
 
 function noFailures(what: string, row: Row) {
   addTarget({

@@ -66,14 +66,14 @@ export async function noteDueRevisions(em: EntityManager, ctx: RequestContext): 
   return [...new Set(rows.map((row) => row.domainId))];
 }
 
-/** The kept revision a round builds on: its manifest, and its locales' privacy policies (for the legal hash). */
-type RevisionBase = { manifest: Manifest; privacy: [name: string, privacyPolicyUrl: string][] };
+/** The kept revision a round builds on: its number and manifest, and its locales' privacy policies (for the legal hash). */
+type RevisionBase = { number: number; manifest: Manifest; privacy: [name: string, privacyPolicyUrl: string][] };
 
-/** A `revision_due` row, as a round takes it. */
+/** A `revision_due` row, as a round reads it. */
 type Due = { id: number; keyId: string | null; keyName: string | null; restoredFrom: number | null; tables: string[]; embeddings: string[] };
 
-type TakenRow = {
-  /** The due rows taken (deleted), oldest first; null: none. */
+type DueRow = {
+  /** The domain's due rows, oldest first; null: none. */
   due: Due[] | null;
   /** The changed embeddings still there, with their assets, as they now read. */
   embeddings: EmbeddingWithAssets[];
@@ -83,15 +83,15 @@ type TakenRow = {
 };
 
 /**
- * A round's one statement: takes (deletes) the domain's due rows and reads, in the same snapshot,
- * what they changed — the changed embeddings as they now read, the placeholders if they changed —
- * and the newest revision to build on. The due rows taken and the configuration read come from
- * one snapshot: every write whose due row is taken is in what is read.
+ * A round's first statement: reads the domain's due rows and, in the same snapshot, what they
+ * changed — the changed embeddings as they now read, the placeholders if they changed — and the
+ * newest revision to build on. The due rows and the configuration come from one snapshot: every
+ * write whose due row is read is in what is read. The store deletes the rows read (`storeRevision`).
  */
-const takeDue = preparedRead<{ domainId: string }, TakenRow>((em, { domainId }) => {
+const readDue = preparedRead<{ domainId: string }, DueRow>((em, { domainId }) => {
   const embeddings = embeddingsWithAssets(em).where({
     'e.domain': sql.ref('d.id'),
-    'e.id': { $eq: sql`any(select unnest("taken"."embeddings") from "taken")` },
+    'e.id': { $eq: sql`any(select unnest("due"."embeddings") from "due")` },
   });
   const placeholders = em
     .qb(PlaceholderEntity, 'p')
@@ -101,10 +101,11 @@ const takeDue = preparedRead<{ domainId: string }, TakenRow>((em, { domainId }) 
     .qb(DomainEntity, 'd')
     .select([
       sql`(select json_agg(json_build_object('id', t."id", 'keyId', t."key_id", 'keyName', t."key_name", 'restoredFrom', t."restored_from",
-            'tables', t."tables", 'embeddings', t."embeddings") order by t."id") from "taken" t)`.as('due'),
+            'tables', t."tables", 'embeddings', t."embeddings") order by t."id") from "due" t)`.as('due'),
       jsonArrayOf(embeddings, 'id').as('embeddings'),
-      sql`case when exists (select 1 from "taken" where 'placeholder' = any("taken"."tables")) then ${jsonArrayOf(placeholders, 'id')} end`.as('placeholders'),
+      sql`case when exists (select 1 from "due" where 'placeholder' = any("due"."tables")) then ${jsonArrayOf(placeholders, 'id')} end`.as('placeholders'),
       sql`(select json_build_object(
+          'number', r."number",
           'manifest', r."manifest",
           'privacy', (select coalesce(json_agg(json_build_array(p."body" -> 'name', p."body" -> 'privacyPolicyUrl') order by l."ord"), '[]'::json)
                       from json_array_elements_text(r."manifest" -> 'locales') with ordinality as l("hash", "ord")
@@ -116,15 +117,15 @@ const takeDue = preparedRead<{ domainId: string }, TakenRow>((em, { domainId }) 
     toQuery() {
       const compiled = query.toQuery();
       return {
-        sql: `with "taken" as (delete from "revision_due" where "domain_id" = ? returning *) ${compiled.sql}`,
+        sql: `with "due" as (select * from "revision_due" where "domain_id" = ?) ${compiled.sql}`,
         params: [domainId, ...compiled.params],
       };
     },
   };
 });
 
-/** The rest of the domain's due rows, taken by a round that holds the domain's row lock. */
-async function takeRest(em: EntityManager, domainId: string): Promise<Due[]> {
+/** The domain's due rows, taken (deleted) by a round that holds the domain's row lock. */
+async function takeAll(em: EntityManager, domainId: string): Promise<Due[]> {
   return em.execute<Due[]>(
     `with "taken" as (delete from "revision_due" where "domain_id" = ? returning *)
      select "id", "key_id" as "keyId", "key_name" as "keyName", "restored_from" as "restoredFrom", "tables", "embeddings" from "taken" order by "id"`,
@@ -154,16 +155,17 @@ const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
  * Records the revisions writes left due, just after they commit, off the domains' row locks.
  *
  * One round at a time per domain in this process: a write that asks while a round runs joins the
- * next one, so a burst of writes becomes one revision. A round is one transaction: a
- * transaction-level advisory lock on the domain (rounds of every process queue), then one
- * statement takes the due rows and reads what they changed and the revision to build on
- * (`takeDue`), then the revision is stored. No due rows left (another process's round took them,
- * after our commit): our write is in that revision, nothing to do. Changes of the settings,
- * themes or locales, and a domain without a revision yet, take the longer way, under the domain's
- * row lock (no writer commits while it reads). A failed round is reported and leaves the due
- * rows; the domain's round is tried again after a second, then after twice as long each time it
- * fails again (at most a minute: ROUND_RETRY_MS), so the banner does not go on publishing an older
- * revision until the domain's next write.
+ * next one, so a burst of writes becomes one revision. A round is two statements, without a
+ * transaction or a lock: one reads the due rows with what they changed and the revision to build
+ * on (`readDue`), the other deletes those due rows and stores the revision (`storeRevision`),
+ * which fails, keeping nothing, if another round (of another process) came between; the round
+ * then reads again (RACED, at most ROUND_ATTEMPTS times). No due rows left (another round took
+ * them, after our commit): our write is in that revision, nothing to do. Changes of the settings,
+ * themes or locales, and a domain without a revision yet, take the longer way: a transaction
+ * under the domain's row lock (no writer commits while it reads). A failed round is reported and
+ * leaves the due rows; the domain's round is tried again after a second, then after twice as long
+ * each time it fails again (at most a minute: ROUND_RETRY_MS), so the banner does not go on
+ * publishing an older revision until the domain's next write.
  */
 export function createRevisionRecorder({
   orm,
@@ -194,7 +196,7 @@ export function createRevisionRecorder({
 
   const round = async (domainId: string) => {
     try {
-      await orm.em.fork().transactional((em) => recordRound(em, services(), domainId));
+      await recordRound(orm, services(), domainId);
       const pending = retries.get(domainId);
       if (pending && !pending.timer) retries.delete(domainId);
     } catch (error) {
@@ -250,30 +252,62 @@ export function createRevisionRecorder({
   };
 }
 
-/** One round of a domain (see `createRevisionRecorder`), in the transaction of `em`. */
-async function recordRound(em: EntityManager, services: AppServices, domainId: string): Promise<void> {
-  await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`configuration_revision:${domainId}`]);
-  const [taken] = await takeDue(em, { domainId });
-  if (!taken) return; // the domain is gone (and its due rows with it)
-  const due = taken.due ?? [];
-  if (due.length === 0 && taken.base) return; // recorded by another round already
-  const tables = new Set(due.flatMap((row) => row.tables));
-  let revision;
-  if (taken.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
-    revision = await revisionFromChanges(em, domainId, taken.base, [...new Set(due.flatMap((row) => row.embeddings))], taken);
-  } else {
-    // The longer way reads in several statements: under the domain's row lock, no write commits meanwhile.
-    await em.execute(`select "id" from "domain" where "id" = ? for no key update`, [domainId]);
-    due.push(...(await takeRest(em, domainId)));
-    revision = await nextRevision(em, services, domainId, [...new Set(due.flatMap((row) => row.embeddings))]);
+/** SQLSTATEs of a store that another round came before (serialization failure, the revision's key taken, deadlock): read again. */
+const RACED = new Set(['40001', '23505', '40P01']);
+/** Reads and stores a round tries before it fails (and is tried again later). */
+const ROUND_ATTEMPTS = 5;
+
+function sqlStateOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code, sqlState } = current as { code?: unknown; sqlState?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    if (typeof sqlState === 'string') return sqlState;
   }
-  if (!revision) return;
+  return undefined;
+}
+
+/** One round of a domain (see `createRevisionRecorder`). */
+async function recordRound(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await recordOnce(orm, services, domainId);
+    } catch (error) {
+      if (attempt >= ROUND_ATTEMPTS || !RACED.has(sqlStateOf(error) ?? '')) throw error;
+    }
+  }
+}
+
+async function recordOnce(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
+  const em = orm.em.fork();
+  const [read] = await readDue(em, { domainId });
+  if (!read) return; // the domain is gone (and its due rows with it)
+  const due = read.due ?? [];
+  if (due.length === 0 && read.base) return; // recorded by another round already
+  const tables = new Set(due.flatMap((row) => row.tables));
+  if (read.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
+    const revision = await revisionFromChanges(em, domainId, read.base, [...new Set(due.flatMap((row) => row.embeddings))], read);
+    await storeRevision(em, domainId, revision, madeBy(due), { due: due.map((row) => row.id), base: read.base.number });
+    return;
+  }
+  // The longer way reads in several statements: under the domain's row lock, no write commits meanwhile.
+  await orm.em.fork().transactional(async (tx) => {
+    await tx.execute(`select "id" from "domain" where "id" = ? for no key update`, [domainId]);
+    const taken = await takeAll(tx, domainId);
+    const revision = await nextRevision(tx, services, domainId, [...new Set(taken.flatMap((row) => row.embeddings))]);
+    if (!revision) return;
+    if (taken.length === 0 && revision.base !== null) return; // recorded by another round already
+    await storeRevision(tx, domainId, revision, madeBy(taken), { due: [], base: revision.base });
+  });
+}
+
+/** Who made a revision (the newest due row's key) and the revision it restores (the newest restore's). */
+function madeBy(due: Due[]) {
   const last = due.at(-1);
   const restore = due.findLast((row) => row.restoredFrom !== null);
-  await storeRevision(em, domainId, revision, {
+  return {
     key: last && last.keyName !== null ? { id: last.keyId, name: last.keyName } : null,
     restoredFrom: restore?.restoredFrom ?? null,
-  });
+  };
 }
 
 /**
@@ -283,13 +317,14 @@ async function recordRound(em: EntityManager, services: AppServices, domainId: s
  * revision yet, everything is read.
  */
 async function nextRevision(em: EntityManager, services: AppServices, domainId: string, changedEmbeddings: string[]) {
-  const previous = await newestManifest(em, domainId);
-  if (!previous) {
+  const newest = await newestManifest(em, domainId);
+  if (!newest) {
     const published = await readPublishedConfigurationWith(em, services, domainId);
     if (!published) return null;
     const { manifest, parts } = manifestOf(published);
-    return { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales) };
+    return { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales), base: null };
   }
+  const previous = newest.manifest;
   const [rest, reread] = await Promise.all([
     readPublishedRest(readContext(em, services), domainId),
     changedEmbeddings.length > 0 ? embeddingsOfIds(em, domainId, changedEmbeddings) : [],
@@ -324,6 +359,7 @@ async function nextRevision(em: EntityManager, services: AppServices, domainId: 
     parts: parts.filter((part) => !known.has(part.hash)),
     hash: contentHashOf(manifest),
     legalHash: legalHashOf(manifest, rest.locales),
+    base: newest.number,
   };
 }
 
@@ -332,7 +368,7 @@ async function nextRevision(em: EntityManager, services: AppServices, domainId: 
  * revision's manifest with the changed embeddings (as they now read; gone or switched off: out)
  * and the placeholders put in. The settings, theme and locales keep their parts.
  */
-async function revisionFromChanges(em: EntityManager, domainId: string, base: RevisionBase, changedEmbeddings: string[], changes: TakenRow) {
+async function revisionFromChanges(em: EntityManager, domainId: string, base: RevisionBase, changedEmbeddings: string[], changes: DueRow) {
   const previous = base.manifest;
   const parts: Part[] = [];
   const fresh: ManifestEmbedding[] = [];

@@ -74,31 +74,42 @@ const metaOf = (row: RevisionRow): RevisionMeta => ({
   restoredFrom: row.restoredFrom,
 });
 
-/** The domain's newest revision's manifest, or null if it has none yet. */
-export async function newestManifest(em: EntityManager, domainId: string): Promise<Manifest | null> {
-  const [row] = await em.execute<{ manifest: Manifest | string }[]>(
-    `select "manifest" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1`,
+/** The domain's newest revision's number and manifest, or null if it has none yet. */
+export async function newestManifest(em: EntityManager, domainId: string): Promise<{ number: number; manifest: Manifest } | null> {
+  const [row] = await em.execute<{ number: number; manifest: Manifest | string }[]>(
+    `select "number", "manifest" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1`,
     [domainId],
   );
-  return row ? manifestOf(row) : null;
+  return row ? { number: row.number, manifest: manifestOf(row) } : null;
 }
+
+/** What a round read before it stores: the due rows it read (ids) and the number of the revision it built on (null: none). */
+export type RoundClaim = { due: readonly number[]; base: number | null };
 
 /**
  * Keeps the configuration `manifest` describes as the domain's newest revision, unless it is the
- * newest already (identical content is one revision), in one statement: the parts given (those
- * the newest revision lacks), then the revision numbered after the newest. The caller holds the
- * domain's row lock, and the statement's snapshot is taken after it was granted, so it sees every
- * revision committed before. Returns the revision made, or null.
+ * newest already (identical content is one revision), in one statement that also deletes the
+ * due rows the round read (`claim`): the parts given (those the newest revision lacks), then the
+ * revision numbered after the newest. A round holds no lock between its read and this statement,
+ * so the number is chosen by `revision_round_next` (Migration20261126190000_revision_round), which
+ * fails the statement (SQLSTATE 40001, and nothing is kept) when another round came between:
+ * a due row read is gone, or the newest revision is no longer the one built on. Two rounds that
+ * store at once collide on the revision's key (23505) instead. When the content is the newest's
+ * already, the due rows are deleted without the check: what they changed is published. Returns
+ * the revision made, or null.
  */
 export async function storeRevision(
   em: EntityManager,
   domainId: string,
   revision: { manifest: Manifest; parts: Part[]; hash: string; legalHash: string },
   made: { key: { id: string | null; name: string } | null; restoredFrom?: number | null },
+  claim: RoundClaim,
 ): Promise<RevisionMeta | null> {
   const rows = await em.execute<RevisionRow[]>(
     `with "latest" as (
        select "number", "hash", "legal_hash" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1
+     ), "taken" as (
+       delete from "revision_due" where "id" = any(?::bigint[]) returning "id"
      ), "changed" as (
        select not exists (select 1 from "latest" where "hash" = ?) as "yes"
      ), "parts" as (
@@ -107,15 +118,19 @@ export async function storeRevision(
        on conflict do nothing
      )
      insert into "configuration_revision" ("domain_id", "number", "hash", "legal_hash", "legal", "manifest", "key_id", "key_name", "restored_from")
-     select ?, coalesce((select "number" from "latest"), 0) + 1, ?, ?, (select "legal_hash" from "latest") is distinct from ?, ?::json, ?, ?, ?
+     select ?, "revision_round_next"((select count(*) from "taken"), ?, (select "number" from "latest"), ?), ?, ?,
+       (select "legal_hash" from "latest") is distinct from ?, ?::json, ?, ?, ?
      where (select "yes" from "changed")
      returning ${REVISION_COLUMNS}, "manifest"`,
     [
       domainId,
+      `{${claim.due.join(',')}}`,
       revision.hash,
       domainId,
       JSON.stringify(revision.parts),
       domainId,
+      claim.due.length,
+      claim.base,
       revision.hash,
       revision.legalHash,
       revision.legalHash,

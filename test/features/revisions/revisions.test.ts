@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SETTINGS_KEY_NAME } from '../../../src/features/api-keys/key-ring.ts';
 import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
 import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
-import { revisionStorageOf } from '../../../src/features/revisions/revision-store.ts';
+import { contentHashOf, legalHashOf, manifestOf } from '../../../src/features/banner/configuration-manifest.ts';
+import { createRevisionRecorder } from '../../../src/features/revisions/revision-recorder.ts';
+import { revisionStorageOf, storeRevision } from '../../../src/features/revisions/revision-store.ts';
 import { pruneRevisions } from '../../../src/features/revisions/revision-retention.ts';
 import { API, createApiKey, embeddingPayload, themePayload, unknownId } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
@@ -321,6 +323,79 @@ describe('configuration revisions', () => {
     expect(made!.hash).toBe(await bannerRevision());
     await expect.poll(published, { timeout: 5000, interval: 100 }).toBe(made!.hash);
     expect((await em.execute(`select count(*)::int as "n" from "revision_due" where "domain_id" = ?`, [domain.domainId]))[0]!.n).toBe(0);
+  });
+
+  // A round reads, then stores, with no lock held between: the store keeps nothing if another round came between.
+  it('stores a round only if no other round came between its read and its store: a due row it read gone, or a newer revision', async () => {
+    const em = service.database.orm.em.fork();
+    const dueRows = async () => (await em.execute<{ n: number }[]>(`select count(*)::int as "n" from "revision_due" where "domain_id" = ?`, [domain.domainId]))[0]!.n;
+    // A write whose round has not run yet: the configuration changed, its due row is there.
+    await em.execute(`update "domain" set "consent_cookie_lifetime" = 78 where "id" = ?`, [domain.domainId]);
+    const [inserted] = await em.execute<{ id: number }[]>(
+      `insert into "revision_due" ("domain_id", "key_name", "tables") values (?, 'racer', '{domain}') returning "id"::int`,
+      [domain.domainId],
+    );
+    const dueId = inserted!.id;
+    const published = (await readPublishedConfiguration(service.database.orm, service.services, domain.domainId))!;
+    const { manifest, parts } = manifestOf(published);
+    const revision = { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales) };
+    const base = (await newest()).number;
+    const made = { key: { id: null, name: 'racer' } };
+    const refused = async (claim: { due: number[]; base: number | null }) => {
+      const error = await storeRevision(em, domain.domainId, revision, made, claim).then(() => null, (caught: unknown) => caught);
+      expect(error, JSON.stringify(claim)).toMatchObject({ code: '40001' });
+    };
+    await refused({ due: [dueId, dueId + 1_000_000], base }); // a due row it read is gone: another round took it
+    await refused({ due: [dueId], base: base - 1 }); // the revision it built on is no longer the newest
+    // Nothing was kept: the due row is still there, and no revision was stored.
+    expect(await dueRows()).toBe(1);
+    expect((await newest()).number).toBe(base);
+    const stored = await storeRevision(em, domain.domainId, revision, made, { due: [dueId], base });
+    expect(stored).toMatchObject({ number: base + 1, hash: await bannerRevision(), key: { id: null, name: 'racer' } });
+    expect(await dueRows()).toBe(0);
+  });
+
+  it('records every change once when the rounds of several processes race: numbered without gaps, the newest the final state, none left due', async () => {
+    const failures: unknown[] = [];
+    // Two more recorders on the same database stand for two more processes, settling the domain over and over.
+    const others = Array.from({ length: 2 }, () =>
+      createRevisionRecorder({ orm: service.database.orm, services: () => service.services, onError: (error) => failures.push(error) }),
+    );
+    const before = await count();
+    let writing = true;
+    const racing = others.map(async (recorder) => {
+      while (writing) await recorder.settle([domain.domainId]);
+    });
+    try {
+      for (let burst = 0; burst < 4; burst++) {
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            i % 2 === 0
+              ? service.rest('POST', `${domain.base}/embedding`, embeddingPayload({ name: `Race ${burst}.${i}` }))
+              : service.rest('POST', `${domain.base}/placeholder`, { name: `Race_${burst}_${i}`, value: String(i) }),
+          ),
+        );
+        for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+      }
+    } finally {
+      writing = false;
+      await Promise.all(racing);
+      for (const recorder of others) recorder.close();
+    }
+    // A round that lost the race five times in a row is reported (and tried again later); nothing else fails.
+    for (const failure of failures) expect(failure).toMatchObject({ code: expect.stringMatching(/^(40001|23505|40P01)$/) });
+    const all = await revisions();
+    expect(all.length - before).toBeGreaterThanOrEqual(1);
+    expect(all.map((revision) => revision.number)).toEqual(Array.from({ length: all.length }, (_, i) => all.length - i));
+    for (let i = 1; i < all.length; i++) expect(all[i]!.hash).not.toBe(all[i - 1]!.hash);
+    await expect.poll(async () => (await revisions())[0]!.hash, { timeout: 5000, interval: 100 }).toBe(await bannerRevision());
+    const em = service.database.orm.em.fork();
+    await expect
+      .poll(async () => (await em.execute<{ n: number }[]>(`select count(*)::int as "n" from "revision_due" where "domain_id" = ?`, [domain.domainId]))[0]!.n, {
+        timeout: 5000,
+        interval: 100,
+      })
+      .toBe(0);
   });
 
   it("finds the revision of the banner's hash for a consent record", async () => {
