@@ -91,7 +91,9 @@ type DueRow = {
 const readDue = preparedRead<{ domainId: string }, DueRow>((em, { domainId }) => {
   const embeddings = embeddingsWithAssets(em).where({
     'e.domain': sql.ref('d.id'),
-    'e.id': { $eq: sql`any(select unnest("due"."embeddings") from "due")` },
+    // An array, not a subquery: the embeddings are found by id whatever the plan's row estimates (a prepared statement's
+    // generic plan, made while the domain was small, would otherwise scan every embedding of the domain).
+    'e.id': { $eq: sql`any(array(select unnest("due"."embeddings") from "due"))` },
   });
   const placeholders = em
     .qb(PlaceholderEntity, 'p')
@@ -107,9 +109,9 @@ const readDue = preparedRead<{ domainId: string }, DueRow>((em, { domainId }) =>
       sql`(select json_build_object(
           'number', r."number",
           'manifest', r."manifest",
-          'privacy', (select coalesce(json_agg(json_build_array(p."body" -> 'name', p."body" -> 'privacyPolicyUrl') order by l."ord"), '[]'::json)
-                      from json_array_elements_text(r."manifest" -> 'locales') with ordinality as l("hash", "ord")
-                      join "configuration_part" p on p."domain_id" = r."domain_id" and p."hash" = l."hash"))
+          'privacy', (select coalesce(json_agg((select json_build_array(p."body" -> 'name', p."body" -> 'privacyPolicyUrl')
+                        from "configuration_part" p where p."domain_id" = r."domain_id" and p."hash" = l."hash") order by l."ord"), '[]'::json)
+                      from json_array_elements_text(r."manifest" -> 'locales') with ordinality as l("hash", "ord")))
         from "configuration_revision" r where r."domain_id" = ${sql.ref('d.id')} order by r."number" desc limit 1)`.as('base'),
     ])
     .where({ 'd.id': domainId });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../../db/prepared-statements.ts';
 import type { Manifest, ManifestEmbedding, Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 
@@ -37,12 +38,13 @@ export const hashesOf = (manifest: Manifest): string[] => [
   ...manifest.locales,
 ];
 
-/** Parts by hash, as stored (JSON text parsed), in one statement. */
+/** Parts by hash, as stored (JSON text parsed), in one statement: each found by its key, however many parts the domain has. */
 export async function partsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, unknown>> {
   if (hashes.length === 0) return new Map();
-  const rows = await em.execute<{ hash: string; body: unknown }[]>(
-    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" in (select value from json_array_elements_text(?::json))`,
-    [domainId, JSON.stringify([...new Set(hashes)])],
+  const rows = await executePrepared<{ hash: string; body: unknown }>(
+    em,
+    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" = any(?::text[])`,
+    [domainId, `{${[...new Set(hashes)].join(',')}}`],
   );
   return new Map(rows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
 }
