@@ -13,16 +13,17 @@ const EMBEDDINGS_OF = {
  * The triggers that announce a change of a domain's published configuration also note which
  * tables changed, in the transaction's setting `app.changed_tables`: a write that changed only
  * embeddings (or only placeholders) has its revision made from what it changed and the previous
- * revision, without reading the domain's settings, theme and locales again.
+ * revision, without reading the domain's settings, theme and locales again. `announce: false`
+ * (Migration20261126200000_quiet_tables) leaves out the announcement and keeps the notes.
  */
-function noteChanges(table: string, domainOf: string, tables: boolean): string {
+export function noteChanges(table: string, domainOf: string, tables: boolean, announce = true): string {
   const embeddingsOf = EMBEDDINGS_OF[table as keyof typeof EMBEDDINGS_OF];
   return (
     `create or replace function "notify_published_${table}"() returns trigger language plpgsql as $$ ` +
     `declare ids text; begin ` +
     `select string_agg(distinct d::text, ',') into ids from (${domainOf}) as changed(d); ` +
     `if ids is not null then ` +
-    `perform pg_notify('published_configuration', id) from unnest(string_to_array(ids, ',')) as id; ` +
+    (announce ? `perform pg_notify('published_configuration', id) from unnest(string_to_array(ids, ',')) as id; ` : '') +
     `perform set_config('app.changed_domains', concat_ws(',', nullif(current_setting('app.changed_domains', true), ''), ids), true); ` +
     (tables
       ? `perform set_config('app.changed_tables', concat_ws(',', nullif(current_setting('app.changed_tables', true), ''), '${table}'), true); `
