@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import type { Caller, RequestContext } from '../../kernel/context.ts';
+import { executePrepared } from '../../db/prepared-statements.ts';
 import { translateDatabaseError } from '../../db/transaction.ts';
 import { missingDomain } from './domain.access.ts';
 
@@ -37,7 +38,7 @@ export async function runOwnedDomainWrite<Row extends { owned: number }>(
   sql: string,
   params: readonly unknown[],
 ): Promise<Row> {
-  const [row] = await ctx.em.execute<Row[]>(sql, [...params]).catch((error: unknown) => {
+  const [row] = await executePrepared<Row>(ctx.em, sql, params).catch((error: unknown) => {
     throw translateDatabaseError(error);
   });
   if (row?.owned !== 1) throw await missingDomain(ctx, scope);
