@@ -94,12 +94,27 @@ export async function executePrepared<Row>(em: EntityManager, sql: string, value
 }
 
 /**
+ * Runs `sql` (with `?` for `values`) as `em.execute` would, its values sent as parameters of an
+ * unnamed statement, where `executePrepared` would name it: planned for its values every time (a
+ * statement whose best plan depends on them), but its values are not escaped into its text —
+ * for a statement carrying large JSON values, that escaping was most of its cost to the service.
+ */
+export async function executeWithParameters<Row>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<Row[]> {
+  const context = (em as unknown as Internals).getContext(false);
+  const statement = preparing.has(context.config) && values.every(isValue) ? preparedOf(sql, values) : null;
+  if (!statement || context.getTransactionContext() || context.getAbortOptions() || context.getTransactionSessionContext()) {
+    return em.execute<Row[]>(sql, [...values] as Value[]);
+  }
+  return runNamed<Row>(context, sql, { text: statement.text }, values);
+}
+
+/**
  * 42P05, a statement of that name exists (another connection prepared it in the same session);
  * 26000, none of that name exists (the session is not the one it was prepared in).
  */
 const NAMES_NOT_KEPT = /^(42P05|26000)$/;
 
-function runNamed<Row>(context: Internals, sql: string, { text, name }: { text: string; name: string }, values: readonly unknown[]): Promise<Row[]> {
+function runNamed<Row>(context: Internals, sql: string, { text, name }: { text: string; name?: string }, values: readonly unknown[]): Promise<Row[]> {
   const connection = context.getConnection('write');
   const client = connection.getClient();
   // Logged as `em.execute` logs it: the statement with `?`, and its values.
@@ -107,8 +122,8 @@ function runNamed<Row>(context: Internals, sql: string, { text, name }: { text: 
     sql,
     async () => {
       // Kysely hands the query text and the values to pg's query as they are: to pg, an object
-      // with a name and a text is a prepared statement.
-      const query = { name, text, toString: () => text } as unknown as string;
+      // with a name and a text is a prepared statement (without a name: an unnamed one).
+      const query = (name === undefined ? { text, toString: () => text } : { name, text, toString: () => text }) as unknown as string;
       return (await client.executeQuery(CompiledQuery.raw(query, [...values]))).rows as Row[];
     },
     { query: sql, params: [...values] },

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '../../db/prepared-statements.ts';
+import { executePrepared, executeWithParameters } from '../../db/prepared-statements.ts';
 import type { Manifest, ManifestEmbedding, Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 
@@ -107,7 +107,8 @@ export async function storeRevision(
   made: { key: { id: string | null; name: string } | null; restoredFrom?: number | null },
   claim: RoundClaim,
 ): Promise<RevisionMeta | null> {
-  const rows = await em.execute<RevisionRow[]>(
+  const rows = await executeWithParameters<RevisionRow>(
+    em,
     `with "latest" as (
        select "number", "hash", "legal_hash" from "configuration_revision" where "domain_id" = ? order by "number" desc limit 1
      ), "taken" as (
