@@ -16,6 +16,7 @@ import { Migration20261126130000_revision_due } from './Migration20261126130000_
 import { Migration20261126162551_asset_order } from './Migration20261126162551_asset_order.ts';
 import { Migration20261126190000_revision_round } from './Migration20261126190000_revision_round.ts';
 import { Migration20261126200000_quiet_tables } from './Migration20261126200000_quiet_tables.ts';
+import { Migration20261126210000_lz4_parts } from './Migration20261126210000_lz4_parts.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126162551_asset_order', class: Migration20261126162551_asset_order },
   { name: 'Migration20261126190000_revision_round', class: Migration20261126190000_revision_round },
   { name: 'Migration20261126200000_quiet_tables', class: Migration20261126200000_quiet_tables },
+  { name: 'Migration20261126210000_lz4_parts', class: Migration20261126210000_lz4_parts },
 ];

@@ -38,12 +38,20 @@ export const hashesOf = (manifest: Manifest): string[] => [
   ...manifest.locales,
 ];
 
-/** Parts by hash, as stored (JSON text parsed), in one statement: each found by its key, however many parts the domain has. */
+/**
+ * Parts by hash, as stored (JSON text parsed), in one prepared statement. Each hash is looked up by
+ * the part's key on its own: a plan that reads the domain's parts and filters them — what
+ * PostgreSQL keeps for the prepared statement when it first plans it for a domain of few parts —
+ * reads thousands of parts for two.
+ */
 export async function partsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, unknown>> {
   if (hashes.length === 0) return new Map();
   const rows = await executePrepared<{ hash: string; body: unknown }>(
     em,
-    `select "hash", "body" from "configuration_part" where "domain_id" = ? and "hash" = any(?::text[])`,
+    `select "hash", "body" from (
+       select h."hash", (select p."body" from "configuration_part" p where p."domain_id" = ? and p."hash" = h."hash") as "body"
+       from unnest(?::text[]) as h("hash")
+     ) as "found" where "body" is not null`,
     [domainId, `{${[...new Set(hashes)].join(',')}}`],
   );
   return new Map(rows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
