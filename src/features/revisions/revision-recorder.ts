@@ -1,10 +1,5 @@
-import { type EntityManager, type MikroORM, sql } from "@mikro-orm/postgresql";
-import {
-  type AppServices,
-  domainsReached,
-  perRequest,
-  type RequestContext,
-} from "../../kernel/context.ts";
+import { type EntityManager, type MikroORM, sql } from '@mikro-orm/postgresql';
+import { type AppServices, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import {
   bucketOf,
   bucketPartOf,
@@ -19,34 +14,16 @@ import {
   manifestOf,
   type Part,
   partOf,
-} from "../banner/configuration-manifest.ts";
-import {
-  type PublishedConfiguration,
-  readContext,
-  readPublishedConfigurationWith,
-  readPublishedRest,
-} from "../banner/published-configuration.ts";
-import { fieldsOf, jsonArrayOf, preparedRead } from "../../db/read-model.ts";
-import { makerOf, revisionsNoted } from "../domains/domain-write.ts";
-import { DomainEntity } from "../domains/domain.entity.ts";
-import {
-  type EmbeddingWithAssets,
-  embeddingsOfIds,
-  embeddingsWithAssets,
-} from "../embeddings/embedding.reads.ts";
-import { toEmbedding } from "../embeddings/embedding.view.ts";
-import {
-  PlaceholderEntity,
-  type PlaceholderRecord,
-} from "../placeholders/placeholder.entity.ts";
-import { toPlaceholder } from "../placeholders/placeholder.view.ts";
-import {
-  hashesOf,
-  newestManifest,
-  partsByHash,
-  readRevisions,
-  storeRevision,
-} from "./revision-store.ts";
+} from '../banner/configuration-manifest.ts';
+import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
+import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
+import { makerOf, revisionsNoted } from '../domains/domain-write.ts';
+import { DomainEntity } from '../domains/domain.entity.ts';
+import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from '../embeddings/embedding.reads.ts';
+import { toEmbedding } from '../embeddings/embedding.view.ts';
+import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
+import { toPlaceholder } from '../placeholders/placeholder.view.ts';
+import { hashesOf, newestManifest, partsByHash, readRevisions, storeRevision } from './revision-store.ts';
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
@@ -57,16 +34,10 @@ export const restoresOfRequest = perRequest(() => new Map<string, number>());
  * domain takes its lock first, so the locks of a domain and its objects are always taken in one
  * order, and writers queue instead of deadlocking.
  */
-export async function lockReachedDomains(
-  em: EntityManager,
-  ctx: RequestContext,
-): Promise<void> {
+export async function lockReachedDomains(em: EntityManager, ctx: RequestContext): Promise<void> {
   const ids = [...domainsReached(ctx)].sort();
   if (ids.length === 0) return;
-  await em.execute(
-    `select "id" from "domain" where "id" = any(?::uuid[]) order by "id" for no key update`,
-    [`{${ids.join(",")}}`],
-  );
+  await em.execute(`select "id" from "domain" where "id" = any(?::uuid[]) order by "id" for no key update`, [`{${ids.join(',')}}`]);
 }
 
 /**
@@ -79,10 +50,7 @@ export async function lockReachedDomains(
  * domains' locks. A hot write that noted its due row in its own statement (`revisionsNoted`) needs
  * no statement here.
  */
-export async function noteDueRevisions(
-  em: EntityManager,
-  ctx: RequestContext,
-): Promise<string[]> {
+export async function noteDueRevisions(em: EntityManager, ctx: RequestContext): Promise<string[]> {
   const noted = revisionsNoted(em);
   if (noted.size > 0) return [...noted];
   const maker = makerOf(ctx.caller);
@@ -93,31 +61,16 @@ export async function noteDueRevisions(
        coalesce(string_to_array(nullif(current_setting('app.changed_embeddings', true), ''), ',')::uuid[], '{}')
      from "domain" d where d."id" = any(string_to_array(nullif(current_setting('app.changed_domains', true), ''), ',')::uuid[])
      returning "domain_id" as "domainId"`,
-    [
-      maker.id,
-      maker.name,
-      JSON.stringify(Object.fromEntries(restoresOfRequest(ctx))),
-    ],
+    [maker.id, maker.name, JSON.stringify(Object.fromEntries(restoresOfRequest(ctx)))],
   );
   return [...new Set(rows.map((row) => row.domainId))];
 }
 
 /** The kept revision a round builds on: its number and manifest, and its locales' privacy policies (for the legal hash). */
-type RevisionBase = {
-  number: number;
-  manifest: Manifest;
-  privacy: [name: string, privacyPolicyUrl: string][];
-};
+type RevisionBase = { number: number; manifest: Manifest; privacy: [name: string, privacyPolicyUrl: string][] };
 
 /** A `revision_due` row, as a round reads it. */
-type Due = {
-  id: number;
-  keyId: string | null;
-  keyName: string | null;
-  restoredFrom: number | null;
-  tables: string[];
-  embeddings: string[];
-};
+type Due = { id: number; keyId: string | null; keyName: string | null; restoredFrom: number | null; tables: string[]; embeddings: string[] };
 
 type DueRow = {
   /** The domain's due rows, oldest first; null: none. */
@@ -137,52 +90,41 @@ type DueRow = {
  * Planned each time: a plan kept from when the domain was small reads all of its embeddings (2.4 ms
  * a round at 6,000 embeddings, against one index lookup per changed embedding).
  */
-const readDue = preparedRead<{ domainId: string }, DueRow>(
-  (em, { domainId }) => {
-    const embeddings = embeddingsWithAssets(em).where({
-      "e.domain": sql.ref("d.id"),
-      "e.id": {
-        $eq: sql`any(array(select unnest("due"."embeddings") from "due"))`,
-      },
-    });
-    const placeholders = em
-      .qb(PlaceholderEntity, "p")
-      .select(fieldsOf(em, PlaceholderEntity, "p"))
-      .where({ "p.domain": sql.ref("d.id") });
-    const query = em
-      .qb(DomainEntity, "d")
-      .select([
-        sql`(select json_agg(json_build_object('id', t."id", 'keyId', t."key_id", 'keyName', t."key_name", 'restoredFrom', t."restored_from",
-            'tables', t."tables", 'embeddings', t."embeddings") order by t."id") from "due" t)`.as(
-          "due",
-        ),
-        jsonArrayOf(embeddings, "id").as("embeddings"),
-        sql`case when exists (select 1 from "due" where 'placeholder' = any("due"."tables")) then ${jsonArrayOf(placeholders, "id")} end`.as(
-          "placeholders",
-        ),
-        sql`(select json_build_object(
+const readDue = preparedRead<{ domainId: string }, DueRow>((em, { domainId }) => {
+  const embeddings = embeddingsWithAssets(em).where({
+    'e.domain': sql.ref('d.id'),
+    'e.id': { $eq: sql`any(array(select unnest("due"."embeddings") from "due"))` },
+  });
+  const placeholders = em
+    .qb(PlaceholderEntity, 'p')
+    .select(fieldsOf(em, PlaceholderEntity, 'p'))
+    .where({ 'p.domain': sql.ref('d.id') });
+  const query = em
+    .qb(DomainEntity, 'd')
+    .select([
+      sql`(select json_agg(json_build_object('id', t."id", 'keyId', t."key_id", 'keyName', t."key_name", 'restoredFrom', t."restored_from",
+            'tables', t."tables", 'embeddings', t."embeddings") order by t."id") from "due" t)`.as('due'),
+      jsonArrayOf(embeddings, 'id').as('embeddings'),
+      sql`case when exists (select 1 from "due" where 'placeholder' = any("due"."tables")) then ${jsonArrayOf(placeholders, 'id')} end`.as('placeholders'),
+      sql`(select json_build_object(
           'number', r."number",
           'manifest', r."manifest",
           'privacy', (select coalesce(json_agg((select json_build_array(p."body" -> 'name', p."body" -> 'privacyPolicyUrl')
                         from "configuration_part" p where p."domain_id" = r."domain_id" and p."hash" = l."hash") order by l."ord"), '[]'::json)
                       from json_array_elements_text(r."manifest" -> 'locales') with ordinality as l("hash", "ord")))
-        from "configuration_revision" r where r."domain_id" = ${sql.ref("d.id")} order by r."number" desc limit 1)`.as(
-          "base",
-        ),
-      ])
-      .where({ "d.id": domainId });
-    return {
-      toQuery() {
-        const compiled = query.toQuery();
-        return {
-          sql: `with "due" as (select * from "revision_due" where "domain_id" = ?) ${compiled.sql}`,
-          params: [domainId, ...compiled.params],
-        };
-      },
-    };
-  },
-  { planned: "each time" },
-);
+        from "configuration_revision" r where r."domain_id" = ${sql.ref('d.id')} order by r."number" desc limit 1)`.as('base'),
+    ])
+    .where({ 'd.id': domainId });
+  return {
+    toQuery() {
+      const compiled = query.toQuery();
+      return {
+        sql: `with "due" as (select * from "revision_due" where "domain_id" = ?) ${compiled.sql}`,
+        params: [domainId, ...compiled.params],
+      };
+    },
+  };
+}, { planned: 'each time' });
 
 /** The domain's due rows, taken (deleted) by a round that holds the domain's row lock. */
 async function takeAll(em: EntityManager, domainId: string): Promise<Due[]> {
@@ -194,11 +136,7 @@ async function takeAll(em: EntityManager, domainId: string): Promise<Due[]> {
 }
 
 /** Tables whose changes a round builds on the previous revision; any other reads everything again. */
-const BUILT_ON_PREVIOUS = new Set([
-  "embedding",
-  "embedding_asset",
-  "placeholder",
-]);
+const BUILT_ON_PREVIOUS = new Set(['embedding', 'embedding_asset', 'placeholder']);
 
 /** Records revisions just after writes commit: see `createRevisionRecorder`. */
 export type RevisionRecorder = {
@@ -249,9 +187,7 @@ export function createRevisionRecorder({
     if (closed) return;
     const previous = retries.get(domainId);
     if (previous?.timer) return; // a retry is already set
-    const waitMs = previous
-      ? Math.min(previous.waitMs * 2, ROUND_RETRY_MS.most)
-      : ROUND_RETRY_MS.first;
+    const waitMs = previous ? Math.min(previous.waitMs * 2, ROUND_RETRY_MS.most) : ROUND_RETRY_MS.first;
     const timer = setTimeout(() => {
       retries.set(domainId, { waitMs });
       void settleOne(domainId);
@@ -296,11 +232,7 @@ export function createRevisionRecorder({
   return {
     settle,
     async settleLeftovers() {
-      const rows = await orm.em
-        .fork()
-        .execute<{ domainId: string }[]>(
-          `select distinct "domain_id" as "domainId" from "revision_due"`,
-        );
+      const rows = await orm.em.fork().execute<{ domainId: string }[]>(`select distinct "domain_id" as "domainId" from "revision_due"`);
       await settle(rows.map((row) => row.domainId));
     },
     async published(domainId) {
@@ -308,15 +240,10 @@ export function createRevisionRecorder({
       const [newest] = await readRevisions(em, domainId, { newest: true });
       if (newest) return newest.configuration;
       // No revision yet (a domain made outside the service, or a round that failed): record it first.
-      const [exists] = await em.execute<{ id: string }[]>(
-        `select "id" from "domain" where "id" = ?`,
-        [domainId],
-      );
+      const [exists] = await em.execute<{ id: string }[]>(`select "id" from "domain" where "id" = ?`, [domainId]);
       if (!exists) return null;
       await settle([domainId]);
-      const [first] = await readRevisions(orm.em.fork(), domainId, {
-        newest: true,
-      });
+      const [first] = await readRevisions(orm.em.fork(), domainId, { newest: true });
       return first?.configuration ?? null;
     },
     close() {
@@ -328,87 +255,50 @@ export function createRevisionRecorder({
 }
 
 /** SQLSTATEs of a store that another round came before (serialization failure, the revision's key taken, deadlock): read again. */
-const RACED = new Set(["40001", "23505", "40P01"]);
+const RACED = new Set(['40001', '23505', '40P01']);
 /** Reads and stores a round tries before it fails (and is tried again later). */
 const ROUND_ATTEMPTS = 5;
 
 function sqlStateOf(error: unknown): string | undefined {
-  for (
-    let current = error, depth = 0;
-    current instanceof Error && depth < 5;
-    current = current.cause, depth++
-  ) {
-    const { code, sqlState } = current as {
-      code?: unknown;
-      sqlState?: unknown;
-    };
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    if (typeof sqlState === "string") return sqlState;
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code, sqlState } = current as { code?: unknown; sqlState?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    if (typeof sqlState === 'string') return sqlState;
   }
   return undefined;
 }
 
 /** One round of a domain (see `createRevisionRecorder`). */
-async function recordRound(
-  orm: MikroORM,
-  services: AppServices,
-  domainId: string,
-): Promise<void> {
+async function recordRound(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await recordOnce(orm, services, domainId);
     } catch (error) {
-      if (attempt >= ROUND_ATTEMPTS || !RACED.has(sqlStateOf(error) ?? ""))
-        throw error;
+      if (attempt >= ROUND_ATTEMPTS || !RACED.has(sqlStateOf(error) ?? '')) throw error;
     }
   }
 }
 
-async function recordOnce(
-  orm: MikroORM,
-  services: AppServices,
-  domainId: string,
-): Promise<void> {
+async function recordOnce(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
   const em = orm.em.fork();
   const [read] = await readDue(em, { domainId });
   if (!read) return; // the domain is gone (and its due rows with it)
   const due = read.due ?? [];
   if (due.length === 0 && read.base) return; // recorded by another round already
   const tables = new Set(due.flatMap((row) => row.tables));
-  if (
-    read.base &&
-    due.length > 0 &&
-    [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))
-  ) {
-    const revision = await revisionFromChanges(
-      em,
-      domainId,
-      read.base,
-      [...new Set(due.flatMap((row) => row.embeddings))],
-      read,
-    );
-    await storeRevision(em, domainId, revision, madeBy(due), {
-      due: due.map((row) => row.id),
-      base: read.base.number,
-    });
+  if (read.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
+    const revision = await revisionFromChanges(em, domainId, read.base, [...new Set(due.flatMap((row) => row.embeddings))], read);
+    await storeRevision(em, domainId, revision, madeBy(due), { due: due.map((row) => row.id), base: read.base.number });
     return;
   }
   // The longer way reads in several statements: under the domain's row lock, no write commits meanwhile.
   await orm.em.fork().transactional(async (tx) => {
-    await tx.execute(
-      `select "id" from "domain" where "id" = ? for no key update`,
-      [domainId],
-    );
+    await tx.execute(`select "id" from "domain" where "id" = ? for no key update`, [domainId]);
     const taken = await takeAll(tx, domainId);
-    const revision = await nextRevision(tx, services, domainId, [
-      ...new Set(taken.flatMap((row) => row.embeddings)),
-    ]);
+    const revision = await nextRevision(tx, services, domainId, [...new Set(taken.flatMap((row) => row.embeddings))]);
     if (!revision) return;
     if (taken.length === 0 && revision.base !== null) return; // recorded by another round already
-    await storeRevision(tx, domainId, revision, madeBy(taken), {
-      due: [],
-      base: revision.base,
-    });
+    await storeRevision(tx, domainId, revision, madeBy(taken), { due: [], base: revision.base });
   });
 }
 
@@ -417,10 +307,7 @@ function madeBy(due: Due[]) {
   const last = due.at(-1);
   const restore = due.findLast((row) => row.restoredFrom !== null);
   return {
-    key:
-      last && last.keyName !== null
-        ? { id: last.keyId, name: last.keyName }
-        : null,
+    key: last && last.keyName !== null ? { id: last.keyId, name: last.keyName } : null,
     restoredFrom: restore?.restoredFrom ?? null,
   };
 }
@@ -431,35 +318,18 @@ function madeBy(due: Due[]) {
  * read again (with the settings, placeholders, theme and locales, which are few); without a
  * revision yet, everything is read.
  */
-async function nextRevision(
-  em: EntityManager,
-  services: AppServices,
-  domainId: string,
-  changedEmbeddings: string[],
-) {
+async function nextRevision(em: EntityManager, services: AppServices, domainId: string, changedEmbeddings: string[]) {
   const newest = await newestManifest(em, domainId);
   if (!newest) {
-    const published = await readPublishedConfigurationWith(
-      em,
-      services,
-      domainId,
-    );
+    const published = await readPublishedConfigurationWith(em, services, domainId);
     if (!published) return null;
     const { manifest, parts } = manifestOf(published);
-    return {
-      manifest,
-      parts,
-      hash: contentHashOf(manifest),
-      legalHash: legalHashOf(manifest, published.locales),
-      base: null,
-    };
+    return { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales), base: null };
   }
   const previous = newest.manifest;
   const [rest, reread] = await Promise.all([
     readPublishedRest(readContext(em, services), domainId),
-    changedEmbeddings.length > 0
-      ? embeddingsOfIds(em, domainId, changedEmbeddings)
-      : [],
+    changedEmbeddings.length > 0 ? embeddingsOfIds(em, domainId, changedEmbeddings) : [],
   ]);
   if (!rest) return null;
   const parts: Part[] = [];
@@ -475,13 +345,7 @@ async function nextRevision(
     fresh.push(entry);
     parts.push(part);
   }
-  const embeddings = await nextEmbeddings(
-    em,
-    domainId,
-    previous.embeddings,
-    new Set(changedEmbeddings),
-    fresh,
-  );
+  const embeddings = await nextEmbeddings(em, domainId, previous.embeddings, new Set(changedEmbeddings), fresh);
   parts.push(...embeddings.parts);
   const manifest: Manifest = {
     clientId: rest.clientId,
@@ -506,13 +370,7 @@ async function nextRevision(
  * revision's manifest with the changed embeddings (as they now read; gone or switched off: out)
  * and the placeholders put in. The settings, theme and locales keep their parts.
  */
-async function revisionFromChanges(
-  em: EntityManager,
-  domainId: string,
-  base: RevisionBase,
-  changedEmbeddings: string[],
-  changes: DueRow,
-) {
+async function revisionFromChanges(em: EntityManager, domainId: string, base: RevisionBase, changedEmbeddings: string[], changes: DueRow) {
   const previous = base.manifest;
   const parts: Part[] = [];
   const fresh: ManifestEmbedding[] = [];
@@ -522,13 +380,7 @@ async function revisionFromChanges(
     fresh.push(entry);
     parts.push(part);
   }
-  const embeddings = await nextEmbeddings(
-    em,
-    domainId,
-    previous.embeddings,
-    new Set(changedEmbeddings),
-    fresh,
-  );
+  const embeddings = await nextEmbeddings(em, domainId, previous.embeddings, new Set(changedEmbeddings), fresh);
   parts.push(...embeddings.parts);
   let placeholders = previous.placeholders;
   if (changes.placeholders) {
@@ -536,16 +388,9 @@ async function revisionFromChanges(
     parts.push(part);
     placeholders = part.hash;
   }
-  const manifest: Manifest = {
-    ...previous,
-    embeddings: embeddings.node,
-    placeholders,
-  };
+  const manifest: Manifest = { ...previous, embeddings: embeddings.node, placeholders };
   const known = new Set([...hashesOf(previous), ...embeddings.known]);
-  const locales = base.privacy.map(([name, privacyPolicyUrl]) => ({
-    name,
-    privacyPolicyUrl,
-  }));
+  const locales = base.privacy.map(([name, privacyPolicyUrl]) => ({ name, privacyPolicyUrl }));
   return {
     manifest,
     parts: parts.filter((part) => !known.has(part.hash)),
@@ -566,17 +411,10 @@ async function nextEmbeddings(
   changed: Set<string>,
   fresh: ManifestEmbedding[],
 ): Promise<{ node: EmbeddingsNode; parts: Part[]; known: string[] }> {
-  const keep = (entries: ManifestEmbedding[]) =>
-    entries.filter(([id]) => !changed.has(id));
-  if ("inline" in previous)
-    return {
-      ...embeddingsNodeOf([...keep(previous.inline), ...fresh]),
-      known: [],
-    };
+  const keep = (entries: ManifestEmbedding[]) => entries.filter(([id]) => !changed.has(id));
+  if ('inline' in previous) return { ...embeddingsNodeOf([...keep(previous.inline), ...fresh]), known: [] };
   const affected = new Set([...changed].map(bucketOf));
-  const refs = previous.buckets.flatMap((bucket, index) =>
-    bucket && affected.has(index) ? [bucket[0]] : [],
-  );
+  const refs = previous.buckets.flatMap((bucket, index) => (bucket && affected.has(index) ? [bucket[0]] : []));
   const loaded = await partsByHash(em, domainId, refs);
   const entriesOf = (index: number, bodies: Map<string, unknown>) => {
     const bucket = previous.buckets[index];
@@ -586,28 +424,15 @@ async function nextEmbeddings(
   let count = previous.count;
   for (const index of affected) {
     const before = entriesOf(index, loaded);
-    const after = [
-      ...keep(before),
-      ...fresh.filter(([id]) => bucketOf(id) === index),
-    ];
+    const after = [...keep(before), ...fresh.filter(([id]) => bucketOf(id) === index)];
     count += after.length - before.length;
     next.set(index, after);
   }
-  const known = [...loaded.values()].flatMap((entries) =>
-    (entries as ManifestEmbedding[]).map(([, part]) => part),
-  );
+  const known = [...loaded.values()].flatMap((entries) => (entries as ManifestEmbedding[]).map(([, part]) => part));
   if (count <= INLINE_EMBEDDINGS) {
     // Few again: every bucket is read, and the list goes back into the manifest.
-    const rest = await partsByHash(
-      em,
-      domainId,
-      previous.buckets.flatMap((bucket, index) =>
-        bucket && !affected.has(index) ? [bucket[0]] : [],
-      ),
-    );
-    const all = previous.buckets.flatMap(
-      (_, index) => next.get(index) ?? entriesOf(index, rest),
-    );
+    const rest = await partsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
+    const all = previous.buckets.flatMap((_, index) => next.get(index) ?? entriesOf(index, rest));
     return { ...embeddingsNodeOf(all), known };
   }
   const parts: Part[] = [];
