@@ -214,6 +214,18 @@ describe('the compiled answer is the usual answer', () => {
     expect(compiled.data.domain).toEqual({ name: 'shop-a.example.org', themes: expect.any(Array) });
   });
 
+  it('a list repeated, one occurrence skipped: what the skipped one selects through a fragment is not sent', async () => {
+    const query = `query($c: ID!, $d: ID!, $off: Boolean!, $v: Boolean!) {
+      domain(clientId: $c, id: $d) { tcfUrlMacroAutoAppend embeddings @skip(if: $off) { ... @include(if: $v) { assets { id } } } ...Part }
+    }
+    fragment Part on Domain { embeddings { tcfVendor } }`;
+    const skipped = await bothWays(query, { c: a.clientId, d: a.domainId, off: true, v: true });
+    expect(skipped.compiled.errors).toBeUndefined();
+    expect(skipped.compiled.data.domain.embeddings).toEqual([{ tcfVendor: null }, { tcfVendor: 755 }, { tcfVendor: null }, { tcfVendor: null }]);
+    const kept = await bothWays(query, { c: a.clientId, d: a.domainId, off: false, v: true });
+    expect(kept.compiled.data.domain.embeddings.map((embedding: { assets: unknown[] }) => embedding.assets.length)).toEqual([1, 2, 3, 4]);
+  });
+
   it('fields with arguments inside: embedding(id:), asset(id:), placeholder(name:), theme(id:), locale(name:)', async () => {
     const query = `query($c: ID!, $d: ID!, $e: ID!, $a: ID!, $t: ID!) {
       domain(clientId: $c, id: $d) {

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import type { CompilerOptions } from 'graphql-jit';
 import type { Request, Response } from 'express';
 import { type DefinitionNode, type DocumentNode, Kind, type OperationDefinitionNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -11,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import { graphqlCaches } from './document-cache.ts';
 import { createErrorReporter, createMaskError, errorLogging, requestErrorStatus, yogaLogger } from './errors.ts';
 import { graphqlHardening } from './hardening.ts';
+import { jitKeepsConditions } from './jit-conditions.ts';
 import { useVariableProblems } from './variable-errors.ts';
 
 /** Times every operation for the metrics, by type, name and outcome; counts refused documents. */
@@ -41,6 +43,13 @@ const operationMetrics = (metrics: Metrics): Plugin => ({
   },
 });
 
+/**
+ * How graphql-jit compiles documents: the conditions of a named fragment's fields are kept per
+ * place it is spread (otherwise `...Part @skip(if: true)` in one place skips Part's fields in every
+ * other place too).
+ */
+export const JIT_OPTIONS: Partial<CompilerOptions> = { useExperimentalPathBasedSkipInclude: true };
+
 /** GraphQL Yoga at /graphql (GraphiQL, for browsers, is served by graphiql/page.ts). */
 export function createGraphqlHandler(
   schema: GraphQLSchema,
@@ -63,8 +72,9 @@ export function createGraphqlHandler(
       // pins memoized every compiled field path for good, a few KB per distinct document
       // (zalando-incubator/graphql-jit#287, fixed by #288).
       // A document that does not compile fails its execution with the reason, which is logged
-      // as any unexpected error (graphql-jit would also print it to the console).
-      useGraphQlJit({}, { onError: () => {} }),
+      // as any unexpected error (graphql-jit would also print it to the console). The few that
+      // graphql-jit would answer wrongly under @skip/@include are executed by graphql-js.
+      useGraphQlJit(JIT_OPTIONS, { onError: () => {}, enableIf: ({ document }) => jitKeepsConditions(document) }),
     ],
     // Parsed documents and parse errors, kept by bytes (document-cache.ts).
     parserAndValidationCache: { documentCache: graphqlCaches.documents, errorCache: graphqlCaches.errors },
