@@ -1,6 +1,5 @@
 import {
   ConnectionException,
-  DeadlockException,
   DriverException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
@@ -8,6 +7,7 @@ import {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../kernel/context.ts';
 import { conflict, notFound, ServiceError, unavailable } from '../kernel/errors.ts';
+import { isBrokenOffForAnother } from './sql-state.ts';
 
 declare module '../kernel/context.ts' {
   interface AppServices {
@@ -34,10 +34,6 @@ type Messages = {
 
 /** Attempts of a transaction PostgreSQL broke off to resolve a deadlock or a serialization conflict. */
 const ATTEMPTS = 3;
-
-/** PostgreSQL gave up on the transaction to let a concurrent one go on; running it again is safe. */
-const isRetryable = (error: unknown) =>
-  error instanceof DeadlockException || /^(40P01|40001)$/.test(String((error as { code?: unknown }).code ?? ''));
 
 /**
  * Runs `work` in one transaction on a fork of the request's EntityManager and commits it,
@@ -68,7 +64,7 @@ export async function inTransaction<T>(
       if (!nested && changed.length > 0) await ctx.services.writeTransactions.committed(ctx, changed);
       return result;
     } catch (error) {
-      if (attempt < ATTEMPTS && isRetryable(error) && !nested) continue;
+      if (attempt < ATTEMPTS && isBrokenOffForAnother(error) && !nested) continue;
       throw translateDatabaseError(error, messages);
     }
   }
@@ -83,7 +79,7 @@ export function translateDatabaseError(error: unknown, messages: Messages = {}):
     // The parent vanished between the check and the write (a concurrent delete).
     return notFound('parent object');
   }
-  if (isRetryable(error)) return unavailable('concurrent changes kept the database from completing this one; try again', 1);
+  if (isBrokenOffForAnother(error)) return unavailable('concurrent changes kept the database from completing this one; try again', 1);
   if (isConnectionFailure(error)) {
     return unavailable('the database is not reachable; try again shortly', 5);
   }

@@ -17,6 +17,7 @@ import {
 } from '../banner/configuration-manifest.ts';
 import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
+import { isBrokenOffForAnother, sqlStateOf, UNIQUE_VIOLATION } from '../../db/sql-state.ts';
 import { makerOf, revisionsNoted } from '../domains/domain-write.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from '../embeddings/embedding.reads.ts';
@@ -161,7 +162,7 @@ const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
  * transaction or a lock: one reads the due rows with what they changed and the revision to build
  * on (`readDue`), the other deletes those due rows and stores the revision (`storeRevision`),
  * which fails, keeping nothing, if another round (of another process) came between; the round
- * then reads again (RACED, at most ROUND_ATTEMPTS times). No due rows left (another round took
+ * then reads again (`raced`, at most ROUND_ATTEMPTS times). No due rows left (another round took
  * them, after our commit): our write is in that revision, nothing to do. Changes of the settings,
  * themes or locales, and a domain without a revision yet, take the longer way: a transaction
  * under the domain's row lock (no writer commits while it reads). A failed round is reported and
@@ -254,19 +255,10 @@ export function createRevisionRecorder({
   };
 }
 
-/** SQLSTATEs of a store that another round came before (serialization failure, the revision's key taken, deadlock): read again. */
-const RACED = new Set(['40001', '23505', '40P01']);
+/** A store that another round came before (its check failed, the revision's key was taken, a deadlock): read again. */
+const raced = (error: unknown) => isBrokenOffForAnother(error) || sqlStateOf(error) === UNIQUE_VIOLATION;
 /** Reads and stores a round tries before it fails (and is tried again later). */
 const ROUND_ATTEMPTS = 5;
-
-function sqlStateOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const { code, sqlState } = current as { code?: unknown; sqlState?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    if (typeof sqlState === 'string') return sqlState;
-  }
-  return undefined;
-}
 
 /** One round of a domain (see `createRevisionRecorder`). */
 async function recordRound(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
@@ -274,7 +266,7 @@ async function recordRound(orm: MikroORM, services: AppServices, domainId: strin
     try {
       return await recordOnce(orm, services, domainId);
     } catch (error) {
-      if (attempt >= ROUND_ATTEMPTS || !RACED.has(sqlStateOf(error) ?? '')) throw error;
+      if (attempt >= ROUND_ATTEMPTS || !raced(error)) throw error;
     }
   }
 }
