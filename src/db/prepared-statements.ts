@@ -58,16 +58,20 @@ type Client = { executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }>
 const isValue = (value: unknown): value is Value =>
   value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-/** The prepared form of a statement, or null when its `?` do not match its values one to one. */
+/** The statement with `$n` for its `?`, or null when they are not its values one to one (or are MikroORM's `??`). */
+function numbered(sql: string, values: readonly unknown[]): string | null {
+  const parts = sql.split('?');
+  if (sql.includes('??') || parts.length !== values.length + 1) return null;
+  return parts.reduce((text, part, i) => `${text}$${i}${part}`);
+}
+
+/** The prepared form of a statement, named the first time, or null when it cannot be one. */
 function preparedOf(sql: string, values: readonly unknown[]): { text: string; name: string } | null {
   let found = prepared.get(sql);
   if (found === undefined) {
     if (prepared.size >= MAX_PREPARED) return null;
-    const parts = sql.split('?');
-    found =
-      sql.includes('??') || parts.length !== values.length + 1
-        ? null
-        : { text: parts.reduce((text, part, i) => `${text}$${i}${part}`), name: `hot_statement_${prepared.size + 1}` };
+    const text = numbered(sql, values);
+    found = text === null ? null : { text, name: `hot_statement_${prepared.size + 1}` };
     prepared.set(sql, found);
   }
   return found;
@@ -83,7 +87,7 @@ export async function executePrepared<Row>(em: EntityManager, sql: string, value
     return em.execute<Row[]>(sql, [...values] as Value[]);
   }
   try {
-    return await runNamed<Row>(context, sql, statement, values);
+    return await runParameterised<Row>(context, sql, statement, values);
   } catch (error) {
     if (!NAMES_NOT_KEPT.test(String((error as { code?: unknown }).code ?? ''))) throw error;
     // The connections do not keep their own prepared statements: sessions shared between them
@@ -101,11 +105,11 @@ export async function executePrepared<Row>(em: EntityManager, sql: string, value
  */
 export async function executeWithParameters<Row>(em: EntityManager, sql: string, values: readonly unknown[]): Promise<Row[]> {
   const context = (em as unknown as Internals).getContext(false);
-  const statement = preparing.has(context.config) && values.every(isValue) ? preparedOf(sql, values) : null;
-  if (!statement || context.getTransactionContext() || context.getAbortOptions() || context.getTransactionSessionContext()) {
+  const text = preparing.has(context.config) && values.every(isValue) ? numbered(sql, values) : null;
+  if (text === null || context.getTransactionContext() || context.getAbortOptions() || context.getTransactionSessionContext()) {
     return em.execute<Row[]>(sql, [...values] as Value[]);
   }
-  return runNamed<Row>(context, sql, { text: statement.text }, values);
+  return runParameterised<Row>(context, sql, { text }, values);
 }
 
 /**
@@ -114,7 +118,7 @@ export async function executeWithParameters<Row>(em: EntityManager, sql: string,
  */
 const NAMES_NOT_KEPT = /^(42P05|26000)$/;
 
-function runNamed<Row>(context: Internals, sql: string, { text, name }: { text: string; name?: string }, values: readonly unknown[]): Promise<Row[]> {
+function runParameterised<Row>(context: Internals, sql: string, { text, name }: { text: string; name?: string }, values: readonly unknown[]): Promise<Row[]> {
   const connection = context.getConnection('write');
   const client = connection.getClient();
   // Logged as `em.execute` logs it: the statement with `?`, and its values.
