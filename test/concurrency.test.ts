@@ -156,4 +156,18 @@ describe('concurrent writes', () => {
     );
     expect(sets).toContainEqual(names);
   });
+
+  it("parallel creates of an embedding's assets each append after the last: every one kept, the positions 0 to n-1", async () => {
+    const embedding = (await service.rest('POST', `${domain.base}/embedding`, embeddingPayload({ assets: [] }))).body;
+    const names = Array.from({ length: 12 }, (_, i) => `appended_${i}`);
+    const answers = await Promise.all(names.map((name) => service.rest('POST', `${domain.base}/embedding/${embedding.id}/asset`, { name })));
+    expect(answers.map((a) => a.status)).toEqual(names.map(() => 201));
+    const assets = (await service.rest('GET', `${domain.base}/embedding/${embedding.id}/asset`)).body as { name: string }[];
+    expect(assets.map((asset) => asset.name).sort()).toEqual([...names].sort());
+    // Each read the last position after the one before it committed: no two took the same one.
+    const stored = await service.database.orm.em
+      .fork()
+      .execute<{ position: number }[]>(`select "position" from "embedding_asset" where "embedding_id" = ? order by "position"`, [embedding.id]);
+    expect(stored.map((row) => row.position)).toEqual(names.map((_, i) => i));
+  });
 });

@@ -170,7 +170,7 @@ describe('the database going away', () => {
     expect(before.length).toBeGreaterThan(0);
     const items = Array.from({ length: 1000 }, (_, i) => ({ name: `new-${i}`, value: 'x' }));
     for (let round = 1; round <= poolSize + 1; round++) {
-      // By the time the insert goes out, the transaction has locked the domain and deleted the old list.
+      // Cut as the one statement that locks the domain, deletes the old list and inserts the new one goes out.
       const cut = proxy.cutWhenSent('insert into "placeholder"');
       const answer = await service.rest('PUT', `${domain.base}/placeholder`, items);
       await cut;
@@ -210,16 +210,17 @@ describe('a connection lost at a transaction statement', () => {
     it.skipIf(postgresOnly && !onPostgres).each(['begin', 'commit'])(
       'at %s: 503 (REST and GraphQL), the write is not applied, and the pool heals',
       async (statement) => {
+        // A placeholder's create is a transaction (begin, the domain locked, the insert, commit).
         const before = (await service.rest('GET', `${domain.base}/placeholder`)).body;
-        const items = [{ name: `lost-at-${statement}`, value: 'x' }];
+        const name = `lost-at-${statement}`;
         for (let round = 1; round <= poolSize + 1; round++) {
           let lost = arm(statement);
-          const rest = await service.rest('PUT', `${domain.base}/placeholder`, items);
+          const rest = await service.rest('POST', `${domain.base}/placeholder`, { name, value: 'x' });
           await lost;
           expect(restProblem(rest, []), `round ${round}, REST`).toBe('unavailable');
 
           lost = arm(statement);
-          const graphql = await service.graphql(REPLACE, { ...scope(domain), p: items });
+          const graphql = await service.graphql(CREATE, { ...scope(domain), n: name });
           await lost;
           expect(graphqlProblem(graphql), `round ${round}, GraphQL`).toBe('unavailable');
 

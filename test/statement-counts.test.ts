@@ -140,21 +140,22 @@ describe('statements per request stay the same whatever the size', () => {
     // answer, by the recorder's round (off the lock, in no transaction): the due rows read with what changed and the
     // newest revision's manifest, in one statement; the due rows deleted, parts and revision stored, in one — two
     // (pinned on its own below; five with begin, an advisory lock and commit until the store checked for races itself).
-    // begin; the domain checked and locked; the old list deleted, the new one inserted and the due row noted, in one
-    // statement; commit (4, was 6 with the revision inside) + the round (2)
-    ['REST bulk replace of the placeholders', 6],
+    // no begin: ONE autocommit statement, the server's after_domain_lock, checks and locks the domain, then deletes the
+    // old list, inserts the new one and notes the due row (1, was 4: begin, lock, that write, commit) + the round (2)
+    ['REST bulk replace of the placeholders', 3],
     // no begin: ONE autocommit statement checks and locks the domain, inserts the embedding, its assets and the due
     // row (1, was 5: begin, that statement, the revision's 2, commit) + the round (2)
     ['REST create an embedding with assets', 3],
     // no begin: one autocommit statement checks and locks the domain, updates the embedding and reads it back with
     // its assets, notes the due row (1, was 6: begin, lock, update, the revision's 2, commit) + the round (2)
     ['REST update an embedding', 3],
-    // begin; the domain checked and locked; one statement updates the embedding, deletes, updates and inserts its
-    // assets and notes the due row; commit (4, was 10 through the unit of work) + the round (2)
-    ['REST update an embedding with its assets', 6],
-    // begin; the domain checked and locked; one statement appends the asset after the last and notes the due row;
-    // commit (4) + the round (2); 13 through the unit of work
-    ['REST create an asset', 6],
+    // no begin: one autocommit statement (after_domain_lock) checks and locks the domain, then updates the embedding,
+    // deletes, updates and inserts its assets and notes the due row (1, was 4 in a transaction, 10 through the unit of
+    // work) + the round (2)
+    ['REST update an embedding with its assets', 3],
+    // no begin: one autocommit statement (after_domain_lock) checks and locks the domain, then appends the asset
+    // after the last and notes the due row (1, was 4 in a transaction) + the round (2); 13 through the unit of work
+    ['REST create an asset', 3],
     // no begin: one autocommit statement checks and locks the domain, updates (deletes) the asset by id and notes the
     // due row (1) + the round (2); 13 through the unit of work
     ['REST update an asset', 3],

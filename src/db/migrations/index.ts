@@ -17,6 +17,7 @@ import { Migration20261126162551_asset_order } from './Migration20261126162551_a
 import { Migration20261126190000_revision_round } from './Migration20261126190000_revision_round.ts';
 import { Migration20261126200000_quiet_tables } from './Migration20261126200000_quiet_tables.ts';
 import { Migration20261126210000_lz4_parts } from './Migration20261126210000_lz4_parts.ts';
+import { Migration20261127000000_after_domain_lock } from './Migration20261127000000_after_domain_lock.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126190000_revision_round', class: Migration20261126190000_revision_round },
   { name: 'Migration20261126200000_quiet_tables', class: Migration20261126200000_quiet_tables },
   { name: 'Migration20261126210000_lz4_parts', class: Migration20261126210000_lz4_parts },
+  { name: 'Migration20261127000000_after_domain_lock', class: Migration20261127000000_after_domain_lock },
 ];

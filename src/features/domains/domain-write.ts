@@ -16,7 +16,7 @@ import { missingDomain } from './domain.access.ts';
  * That statement itself read with a snapshot taken before it waited for the lock, so it may only
  * write what does not depend on reading the domain's other rows: inserting rows, or changing and
  * deleting rows by id (PostgreSQL re-reads a row a concurrent writer changed). A write that must
- * read the current rows (replacing a list) locks in a statement of its own (`lockOwnedDomain`).
+ * read the current rows (replacing a list) runs after the lock (`runAfterDomainLock`).
  */
 export const OWNED_DOMAIN = `"owned_domain" as (select "id" from "domain" where "id" = ? and "client_id" = ? for no key update)`;
 
@@ -45,6 +45,34 @@ export async function runOwnedDomainWrite<Row extends { owned: number }>(
   return row;
 }
 
+/**
+ * Runs a write that reads the domain's current rows, committed on its own, in one statement: the
+ * server's `after_domain_lock` (Migration20261127000000_after_domain_lock) locks the domain if it
+ * is the client's, then runs `sql` with a snapshot taken after the lock, so it reads every write
+ * committed before. `sql` (`with ${OWNED_DOMAIN}, …` as a hot write's, its values written into it
+ * as `em.execute` writes them) selects one JSON value, which is returned; a database error as the
+ * service's error, a domain that is not the client's as its 404. The caller waits for its revision
+ * (`committed`).
+ */
+export async function runAfterDomainLock<Row>(
+  ctx: RequestContext,
+  scope: DomainScope,
+  sql: string,
+  params: readonly unknown[],
+  messages: Parameters<typeof translateDatabaseError>[1] = {},
+): Promise<Row> {
+  const write = ctx.em.getPlatform().formatQuery(sql, [...params]);
+  const [result] = await executePrepared<{ done: { owned: boolean; row: Row } }>(
+    ctx.em,
+    `select "after_domain_lock"(?::uuid, ?::uuid, ?) as "done"`,
+    [...ownedDomain(ctx, scope), write],
+  ).catch((error: unknown) => {
+    throw translateDatabaseError(error, messages);
+  });
+  if (!result?.done.owned) throw await missingDomain(ctx, scope);
+  return result.done.row;
+}
+
 /** Locks the domain's row in a statement of its own, if it is the client's; otherwise the 404. */
 export async function lockOwnedDomain(ctx: RequestContext, em: EntityManager, scope: DomainScope): Promise<void> {
   const rows = await em.execute<{ id: string }[]>(`with ${OWNED_DOMAIN} select "id" from "owned_domain"`, ownedDomain(ctx, scope));
@@ -56,18 +84,6 @@ export async function lockOwnedDomain(ctx: RequestContext, em: EntityManager, sc
 export function makerOf(caller: Caller): { id: string | null; name: string } {
   if (caller.keyName !== undefined) return { id: caller.keyId ?? null, name: caller.keyName };
   return caller.kind === 'admin' ? { id: null, name: 'administrator' } : { id: caller.keyId, name: 'client key' };
-}
-
-const dueWrites = new WeakMap<EntityManager, Set<string>>();
-
-/**
- * The domains whose `revision_due` row the transaction of `em` has written itself (a hot write,
- * with `DUE_REVISION` in its statement): the write transaction's `committing` then adds none.
- */
-export function revisionsNoted(em: EntityManager): Set<string> {
-  let noted = dueWrites.get(em);
-  if (!noted) dueWrites.set(em, (noted = new Set()));
-  return noted;
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { AssetCreate, AssetUpdate, EmbeddingAsset } from './embedding-asset.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import { assignments, insertFrom, recordColumns, rowsParameter, selectedColumns, tableOf } from '../../db/set-writes.ts';
-import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted, runOwnedDomainWrite } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, OWNED_DOMAIN, ownedDomain, runAfterDomainLock, runOwnedDomainWrite } from '../domains/domain-write.ts';
 import { assetDefaults } from './embedding-asset.contract.ts';
 import { EmbeddingAssetEntity, type EmbeddingAssetRecord, EmbeddingEntity } from './embedding.entity.ts';
 import { type EmbeddingScope, getEmbedding, malformedEmbeddingId } from './embedding.operations.ts';
@@ -25,35 +24,34 @@ export async function getAsset(ctx: RequestContext, scope: AssetScope): Promise<
 }
 
 /**
- * In a transaction: the domain locked in a statement of its own (so that the next one reads every
- * asset committed before), then one statement appends the asset after the embedding's last and
- * notes the due revision.
+ * One statement, committed on its own, after the domain's lock (so that it reads every asset
+ * committed before): the asset appended after the embedding's last, its revision noted as due.
  */
 export async function createAsset(ctx: RequestContext, scope: EmbeddingScope, input: AssetCreate): Promise<EmbeddingAsset> {
   if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
-  return inTransaction(ctx, async (em) => {
-    await lockOwnedDomain(ctx, em, scope);
-    const { id: _ignored, ...fields } = input;
-    const now = new Date();
-    const asset = { ...assetDefaults, ...fields, position: 0, id: newId(), embedding: scope.embeddingId, createdAt: now, updatedAt: now };
-    const assetTable = tableOf(em, EmbeddingAssetEntity);
-    const [row] = await em.execute<{ position: number | null }[]>(
-      `with ${OWNED_DOMAIN},
-         "parent" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
-         "placed" as (
-           select ${selectedColumns(em, EmbeddingAssetEntity, {
-             position: `(select coalesce(max(a."position") + 1, 0) from ${assetTable} as a where a."embedding_id" in (select "id" from "parent"))`,
-           })}
-           from json_populate_recordset(null::${assetTable}, ?::json) where exists (select 1 from "parent")),
-         "added" as (${insertFrom(em, EmbeddingAssetEntity, '"placed"')} returning 1),
-         ${DUE_REVISION('exists (select 1 from "placed")')}
-       select (select "position" from "placed") as "position"`,
-      [...ownedDomain(ctx, scope), scope.embeddingId, rowsParameter(em, EmbeddingAssetEntity, [asset]), ...dueRevision(ctx, ['embedding_asset'], [scope.embeddingId])],
-    );
-    if (row?.position == null) throw notFound(`embedding ${scope.embeddingId}`);
-    revisionsNoted(em).add(scope.domainId);
-    return toEmbeddingAsset({ ...asset, position: row.position });
-  });
+  const em = ctx.em;
+  const { id: _ignored, ...fields } = input;
+  const now = new Date();
+  const asset = { ...assetDefaults, ...fields, position: 0, id: newId(), embedding: scope.embeddingId, createdAt: now, updatedAt: now };
+  const assetTable = tableOf(em, EmbeddingAssetEntity);
+  const row = await runAfterDomainLock<{ position: number | null }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "parent" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+       "placed" as (
+         select ${selectedColumns(em, EmbeddingAssetEntity, {
+           position: `(select coalesce(max(a."position") + 1, 0) from ${assetTable} as a where a."embedding_id" in (select "id" from "parent"))`,
+         })}
+         from json_populate_recordset(null::${assetTable}, ?::json) where exists (select 1 from "parent")),
+       "added" as (${insertFrom(em, EmbeddingAssetEntity, '"placed"')} returning 1),
+       ${DUE_REVISION('exists (select 1 from "placed")')}
+     select json_build_object('position', (select "position" from "placed"))`,
+    [...ownedDomain(ctx, scope), scope.embeddingId, rowsParameter(em, EmbeddingAssetEntity, [asset]), ...dueRevision(ctx, ['embedding_asset'], [scope.embeddingId])],
+  );
+  if (row.position == null) throw notFound(`embedding ${scope.embeddingId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return toEmbeddingAsset({ ...asset, position: row.position });
 }
 
 /** One statement, committed on its own: the domain checked and locked, the asset updated by id and read back, its revision noted as due. */

@@ -7,7 +7,6 @@ import {
   type EmbeddingUpdate,
 } from './embedding.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
@@ -25,7 +24,7 @@ import {
 import { toEmbedding } from './embedding.view.ts';
 import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
 import { assignments, insertRows, rowsParameter, selectedColumns, tableOf, upsertRows } from '../../db/set-writes.ts';
-import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted, runOwnedDomainWrite } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, runAfterDomainLock, runOwnedDomainWrite } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
 
@@ -162,46 +161,51 @@ export async function updateEmbedding(
 }
 
 /**
- * An update that sends `assets`: in a transaction, the domain locked in a statement of its own (so
- * that the next one reads every asset committed before), then one statement updates the
- * embedding and makes its assets exactly those sent (`sentAssets` says how ids are kept),
- * noting the due revision.
+ * An update that sends `assets`: one statement, after the domain's lock (`runAfterDomainLock`, so
+ * that it reads every asset committed before), updates the embedding and makes its assets exactly
+ * those sent (`sentAssets` says how ids are kept), noting the due revision.
  */
 async function replaceEmbedding(ctx: RequestContext, scope: EmbeddingScope, input: EmbeddingUpdate): Promise<Embedding> {
   if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
-  return inTransaction(ctx, async (em) => {
+  const em = ctx.em;
+  const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
+    // A missing domain is reported before a vendor the list lacks.
     await lockOwnedDomain(ctx, em, scope);
-    const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input);
-    const now = new Date();
-    const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: now });
-    const assets = sentAssets(inputs, scope.embeddingId, now);
-    const assetTable = tableOf(em, EmbeddingAssetEntity);
-    const [row] = await em.execute<{ embedding: EmbeddingRecord | null; ids: string[] | null }[]>(
-      `with ${OWNED_DOMAIN},
-         "target" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
-         "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" in (select "id" from "target") returning ${embeddingReturning(em)}),
-         "placed" as (
-           select ${selectedColumns(em, EmbeddingAssetEntity, {
-             id: `case when r."id" in (select a."id" from ${assetTable} as a where a."embedding_id" in (select "id" from "target")) then r."id" else (?::uuid[])[r."ordinality"] end`,
-           })}
-           from json_populate_recordset(null::${assetTable}, ?::json) with ordinality as r where exists (select 1 from "target")),
-         "gone" as (delete from ${assetTable} where "embedding_id" in (select "id" from "target") and "id" not in (select "id" from "placed")),
-         "written" as (${upsertRows(em, EmbeddingAssetEntity, '"placed"')}),
-         ${DUE_REVISION('exists (select 1 from "changed")')}
-       select (select to_json("changed") from "changed") as "embedding", (select json_agg("id" order by "position") from "placed") as "ids"`,
-      [
-        ...ownedDomain(ctx, scope),
-        scope.embeddingId,
-        ...set.params,
-        `{${assets.map(() => newId()).join(',')}}`,
-        rowsParameter(em, EmbeddingAssetEntity, assets),
-        ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId]),
-      ],
-    );
-    if (!row?.embedding) throw notFound(`embedding ${scope.embeddingId}`);
-    revisionsNoted(em).add(scope.domainId);
-    return toEmbedding(row.embedding, assets.map((asset, i) => ({ ...asset, id: row.ids![i]! })));
+    throw error;
   });
+  const now = new Date();
+  const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: now });
+  const assets = sentAssets(inputs, scope.embeddingId, now);
+  const assetTable = tableOf(em, EmbeddingAssetEntity);
+  // One statement, after the domain's lock (it reads the embedding's current assets): the embedding
+  // updated, its assets deleted, updated and inserted, its revision noted as due.
+  const row = await runAfterDomainLock<{ embedding: EmbeddingRecord | null; ids: string[] | null }>(
+    ctx,
+    scope,
+    `with ${OWNED_DOMAIN},
+       "target" as (select "id" from ${tableOf(em, EmbeddingEntity)} where "id" = ? and "domain_id" in (select "id" from "owned_domain")),
+       "changed" as (update ${tableOf(em, EmbeddingEntity)} set ${set.sql} where "id" in (select "id" from "target") returning ${embeddingReturning(em)}),
+       "placed" as (
+         select ${selectedColumns(em, EmbeddingAssetEntity, {
+           id: `case when r."id" in (select a."id" from ${assetTable} as a where a."embedding_id" in (select "id" from "target")) then r."id" else (?::uuid[])[r."ordinality"] end`,
+         })}
+         from json_populate_recordset(null::${assetTable}, ?::json) with ordinality as r where exists (select 1 from "target")),
+       "gone" as (delete from ${assetTable} where "embedding_id" in (select "id" from "target") and "id" not in (select "id" from "placed")),
+       "written" as (${upsertRows(em, EmbeddingAssetEntity, '"placed"')}),
+       ${DUE_REVISION('exists (select 1 from "changed")')}
+     select json_build_object('embedding', (select to_json("changed") from "changed"), 'ids', (select json_agg("id" order by "position") from "placed"))`,
+    [
+      ...ownedDomain(ctx, scope),
+      scope.embeddingId,
+      ...set.params,
+      `{${assets.map(() => newId()).join(',')}}`,
+      rowsParameter(em, EmbeddingAssetEntity, assets),
+      ...dueRevision(ctx, ['embedding', 'embedding_asset'], [scope.embeddingId]),
+    ],
+  );
+  if (!row.embedding) throw notFound(`embedding ${scope.embeddingId}`);
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return toEmbedding(row.embedding, assets.map((asset, i) => ({ ...asset, id: row.ids![i]! })));
 }
 
 /**

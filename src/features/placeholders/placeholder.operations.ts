@@ -10,7 +10,7 @@ import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { PlaceholderEntity } from './placeholder.entity.ts';
 import { insertRows, rowsParameter, tableOf } from '../../db/set-writes.ts';
-import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, revisionsNoted } from '../domains/domain-write.ts';
+import { DUE_REVISION, dueRevision, OWNED_DOMAIN, ownedDomain, runAfterDomainLock } from '../domains/domain-write.ts';
 import { placeholderRecord, placeholdersOfDomainLoader } from './placeholder.reads.ts';
 import { toPlaceholder } from './placeholder.view.ts';
 
@@ -56,35 +56,33 @@ export async function createPlaceholder(
 }
 
 /**
- * The domain's placeholders become exactly `items`, in one transaction: the domain locked first
- * (concurrent replaces queue), then one statement deletes the old list and inserts the new one.
+ * The domain's placeholders become exactly `items`, in one statement committed on its own: after
+ * the domain's lock (concurrent replaces queue), the old list deleted and the new one inserted.
  */
 export async function replacePlaceholders(
   ctx: RequestContext,
   scope: DomainScope,
   items: PlaceholderCreate[],
 ): Promise<Placeholder[]> {
-  return inTransaction(
+  const em = ctx.em;
+  const now = new Date();
+  const rows = items.map((item) => ({ id: newId(), domain: scope.domainId, name: item.name, value: item.value, createdAt: now, updatedAt: now }));
+  // The insert waits for the delete (it reads its count), so the old names are gone before the new ones
+  // arrive; a name twice in `items` fails on the unique index: 409.
+  // Its revision noted as due in the same statement (recorded just after the commit).
+  await runAfterDomainLock(
     ctx,
-    async (em) => {
-      await lockOwnedDomain(ctx, em, scope);
-      const now = new Date();
-      const rows = items.map((item) => ({ id: newId(), domain: scope.domainId, name: item.name, value: item.value, createdAt: now, updatedAt: now }));
-      // The insert waits for the delete (it reads its count), so the old names are gone before the new ones
-      // arrive; a name twice in `items` fails on the unique index: 409.
-      // Its revision noted as due in the same statement (recorded just after the commit).
-      await em.execute(
-        `with ${OWNED_DOMAIN},
-           "gone" as (delete from ${tableOf(em, PlaceholderEntity)} where "domain_id" = ? returning 1),
-           ${DUE_REVISION('true')}
-         ${insertRows(em, PlaceholderEntity, '(select count(*) from "gone") >= 0')}`,
-        [...ownedDomain(ctx, scope), scope.domainId, ...dueRevision(ctx, ['placeholder']), rowsParameter(em, PlaceholderEntity, rows)],
-      );
-      revisionsNoted(em).add(scope.domainId);
-      return rows.map(toPlaceholder);
-    },
+    scope,
+    `with ${OWNED_DOMAIN},
+       "gone" as (delete from ${tableOf(em, PlaceholderEntity)} where "domain_id" = ? returning 1),
+       ${DUE_REVISION('true')},
+       "added" as (${insertRows(em, PlaceholderEntity, '(select count(*) from "gone") >= 0')} returning 1)
+     select json_build_object('added', (select count(*) from "added"))`,
+    [...ownedDomain(ctx, scope), scope.domainId, ...dueRevision(ctx, ['placeholder']), rowsParameter(em, PlaceholderEntity, rows)],
     DUPLICATE,
   );
+  await ctx.services.writeTransactions.committed(ctx, [scope.domainId]);
+  return rows.map(toPlaceholder);
 }
 
 export async function updatePlaceholder(

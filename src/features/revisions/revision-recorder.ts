@@ -18,7 +18,7 @@ import {
 import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
 import { isBrokenOffForAnother, sqlStateOf, UNIQUE_VIOLATION } from '../../db/sql-state.ts';
-import { makerOf, revisionsNoted } from '../domains/domain-write.ts';
+import { makerOf } from '../domains/domain-write.ts';
 import { DomainEntity } from '../domains/domain.entity.ts';
 import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from '../embeddings/embedding.reads.ts';
 import { toEmbedding } from '../embeddings/embedding.view.ts';
@@ -48,12 +48,10 @@ export async function lockReachedDomains(em: EntityManager, ctx: RequestContext)
  * `app.changed_domains`, the tables in `app.changed_tables`, the embeddings in
  * `app.changed_embeddings`), with the write's maker and the revision it restores; answers their
  * ids. The revisions are recorded just after the commit (`createRevisionRecorder`), off the
- * domains' locks. A hot write that noted its due row in its own statement (`revisionsNoted`) needs
- * no statement here.
+ * domains' locks. (A hot write notes its due row in its own statement, `DUE_REVISION`, in no
+ * transaction.)
  */
 export async function noteDueRevisions(em: EntityManager, ctx: RequestContext): Promise<string[]> {
-  const noted = revisionsNoted(em);
-  if (noted.size > 0) return [...noted];
   const maker = makerOf(ctx.caller);
   const rows = await em.execute<{ domainId: string }[]>(
     `insert into "revision_due" ("domain_id", "key_id", "key_name", "restored_from", "tables", "embeddings")
