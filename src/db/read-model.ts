@@ -1,7 +1,7 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { type EntityManager, type EntityName, type Field, type RawQueryFragment, sql } from '@mikro-orm/postgresql';
 import type { Owned } from '../kernel/access.ts';
-import { executePrepared, executeWithParameters } from './prepared-statements.ts';
+import { executePrepared } from './prepared-statements.ts';
 
 /**
  * The hot read paths skip the unit of work: they select exactly the fields a payload needs and get
@@ -118,13 +118,11 @@ type Compiled = { sql: string; params: readonly unknown[] };
  * (a raw fragment at the top of a where clause is formatted at once: use it as a value instead).
  *
  * It goes out as a named prepared statement (db/prepared-statements.ts), which PostgreSQL plans once
- * per connection for any values. `planned: 'each time'` sends it unnamed instead, planned for its
- * values and the tables as they are now: for a read whose best plan changes as a domain grows (a
- * plan kept from when the tables were small scans all of a large domain's rows).
+ * per connection for any values: write it so that its best plan does not change as the tables grow
+ * (a plan kept from when a domain was small must not scan all of its rows once it is large).
  */
 export function preparedRead<Values extends Record<string, string>, Row>(
   build: (em: EntityManager, values: Values) => { toQuery(): Compiled },
-  { planned = 'once' }: { planned?: 'once' | 'each time' } = {},
 ): (em: EntityManager, values: Values) => Promise<Row[]> {
   const compiled = new WeakMap<object, Compiled>();
   const standIns = new Proxy({} as Values, { get: (_, name) => `${STAND_IN}${String(name)}` });
@@ -143,6 +141,6 @@ export function preparedRead<Values extends Record<string, string>, Row>(
     let query = compiled.get(metadata);
     if (!query) compiled.set(metadata, (query = compile(em)));
     const params = query.params.map((param) => (param instanceof Slot ? values[param.name] : param));
-    return (planned === 'once' ? executePrepared : executeWithParameters)<Row>(em, query.sql, params);
+    return executePrepared<Row>(em, query.sql, params);
   };
 }
