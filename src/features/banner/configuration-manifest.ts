@@ -78,24 +78,30 @@ const byId = ([a]: ManifestEmbedding, [b]: ManifestEmbedding) => (a < b ? -1 : a
 /** The bucket an embedding goes to once there are many. */
 export const bucketOf = (id: string): number => Number.parseInt(sha256(id).slice(0, 8), 16) % BUCKETS;
 
-/** One bucket's reference and part (null: an empty bucket). */
-export function bucketPartOf(entries: ManifestEmbedding[]): { ref: BucketRef; part: Part } | null {
+/** One bucket's reference and part, and its entries as the part holds them (null: an empty bucket). */
+export function bucketPartOf(entries: ManifestEmbedding[]): { ref: BucketRef; part: Part; sorted: ManifestEmbedding[] } | null {
   if (entries.length === 0) return null;
   const sorted = [...entries].sort(byId);
   const part = partOf(sorted);
-  return { ref: [part.hash, sha256(JSON.stringify(sorted.map(([, , legal]) => legal)))], part };
+  return { ref: [part.hash, sha256(JSON.stringify(sorted.map(([, , legal]) => legal)))], part, sorted };
 }
 
-/** The node of a set of embeddings, and the parts of its buckets. */
-export function embeddingsNodeOf(entries: ManifestEmbedding[]): { node: EmbeddingsNode; parts: Part[] } {
+/** The node of a set of embeddings, and the parts of its buckets with their entries (as `bucketPartOf` gives them). */
+export function embeddingsNodeOf(entries: ManifestEmbedding[]): {
+  node: EmbeddingsNode;
+  parts: Part[];
+  buckets: { part: Part; sorted: ManifestEmbedding[] }[];
+} {
   const sorted = [...entries].sort(byId);
-  if (sorted.length <= INLINE_EMBEDDINGS) return { node: { inline: sorted }, parts: [] };
+  if (sorted.length <= INLINE_EMBEDDINGS) return { node: { inline: sorted }, parts: [], buckets: [] };
   const buckets: ManifestEmbedding[][] = Array.from({ length: BUCKETS }, () => []);
   for (const entry of sorted) buckets[bucketOf(entry[0])]!.push(entry);
   const built = buckets.map(bucketPartOf);
+  const filled = built.flatMap((bucket) => (bucket ? [bucket] : []));
   return {
     node: { count: sorted.length, buckets: built.map((bucket) => bucket?.ref ?? null) },
-    parts: built.flatMap((bucket) => (bucket ? [bucket.part] : [])),
+    parts: filled.map((bucket) => bucket.part),
+    buckets: filled,
   };
 }
 

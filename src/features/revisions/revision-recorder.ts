@@ -24,7 +24,8 @@ import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from 
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
-import { hashesOf, newestManifest, partsByHash, readRevisions, storeRevision } from './revision-store.ts';
+import { bucketsByHash, keepBucket } from './bucket-cache.ts';
+import { hashesOf, newestManifest, readRevisions, storeRevision } from './revision-store.ts';
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
@@ -405,14 +406,18 @@ async function nextEmbeddings(
   changed: Set<string>,
   fresh: ManifestEmbedding[],
 ): Promise<{ node: EmbeddingsNode; parts: Part[]; known: string[] }> {
-  const keep = (entries: ManifestEmbedding[]) => entries.filter(([id]) => !changed.has(id));
-  if ('inline' in previous) return { ...embeddingsNodeOf([...keep(previous.inline), ...fresh]), known: [] };
+  const keep = (entries: readonly ManifestEmbedding[]) => entries.filter(([id]) => !changed.has(id));
+  if ('inline' in previous) {
+    const { node, parts, buckets } = embeddingsNodeOf([...keep(previous.inline), ...fresh]);
+    for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, bucket.sorted);
+    return { node, parts, known: [] };
+  }
   const affected = new Set([...changed].map(bucketOf));
   const refs = previous.buckets.flatMap((bucket, index) => (bucket && affected.has(index) ? [bucket[0]] : []));
-  const loaded = await partsByHash(em, domainId, refs);
-  const entriesOf = (index: number, bodies: Map<string, unknown>) => {
+  const loaded = await bucketsByHash(em, domainId, refs);
+  const entriesOf = (index: number, bodies: Map<string, readonly ManifestEmbedding[]>) => {
     const bucket = previous.buckets[index];
-    return bucket ? (bodies.get(bucket[0]) as ManifestEmbedding[]) : [];
+    return bucket ? bodies.get(bucket[0])! : [];
   };
   const next = new Map<number, ManifestEmbedding[]>();
   let count = previous.count;
@@ -422,20 +427,24 @@ async function nextEmbeddings(
     count += after.length - before.length;
     next.set(index, after);
   }
-  const known = [...loaded.values()].flatMap((entries) => (entries as ManifestEmbedding[]).map(([, part]) => part));
+  const known = [...loaded.values()].flatMap((entries) => entries.map(([, part]) => part));
   if (count <= INLINE_EMBEDDINGS) {
     // Few again: every bucket is read, and the list goes back into the manifest.
-    const rest = await partsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
+    const rest = await bucketsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
     const all = previous.buckets.flatMap((_, index) => next.get(index) ?? entriesOf(index, rest));
-    return { ...embeddingsNodeOf(all), known };
+    const { node, parts } = embeddingsNodeOf(all);
+    return { node, parts, known };
   }
   const parts: Part[] = [];
   const buckets = previous.buckets.map((bucket, index) => {
     const entries = next.get(index);
     if (!entries) return bucket;
     const built = bucketPartOf(entries);
-    if (built) parts.push(built.part);
-    return built?.ref ?? null;
+    if (!built) return null;
+    parts.push(built.part);
+    // The next round of this domain changes it again, most likely.
+    keepBucket(domainId, built.part.hash, built.sorted);
+    return built.ref;
   });
   return { node: { count, buckets }, parts, known };
 }
