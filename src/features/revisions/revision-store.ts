@@ -107,6 +107,12 @@ export type RoundClaim = { due: readonly number[]; base: number | null };
  * store at once collide on the revision's key (23505) instead. When the content is the newest's
  * already, the due rows are deleted without the check: what they changed is published. Returns
  * the revision made, or null.
+ *
+ * Its commit does not wait for the disk (`synchronous_commit` off for its own transaction): what
+ * it keeps is made from the due rows, which the writes committed durably, and it deletes them in
+ * the same transaction, so a crash that loses the revision loses the deletes with it, and the
+ * next start records the revision again from the due rows left (`settleLeftovers`), with the same
+ * content hash. The writes' own commits wait as ever.
  */
 export async function storeRevision(
   em: EntityManager,
@@ -122,7 +128,8 @@ export async function storeRevision(
      ), "taken" as (
        delete from "revision_due" where "id" = any(?::bigint[]) returning "id"
      ), "changed" as (
-       select not exists (select 1 from "latest" where "hash" = ?) as "yes"
+       select not exists (select 1 from "latest" where "hash" = ?) as "yes",
+         set_config('synchronous_commit', 'off', true) as "unhurried"
      ), "parts" as (
        insert into "configuration_part" ("domain_id", "hash", "body")
        select ?, p ->> 'hash', (p ->> 'text')::json from json_array_elements(?::json) as p where (select "yes" from "changed")
