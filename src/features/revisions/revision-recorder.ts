@@ -406,7 +406,7 @@ async function nextEmbeddings(
   changed: Set<string>,
   fresh: ManifestEmbedding[],
 ): Promise<{ node: EmbeddingsNode; parts: Part[]; known: string[] }> {
-  const keep = (entries: readonly ManifestEmbedding[]) => entries.filter(([id]) => !changed.has(id));
+  const keep = (entries: readonly ManifestEmbedding[]) => entries.filter((entry) => !changed.has(entry[0]));
   if ('inline' in previous) {
     const { node, parts, buckets } = embeddingsNodeOf([...keep(previous.inline), ...fresh]);
     for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, bucket.sorted);

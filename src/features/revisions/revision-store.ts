@@ -139,7 +139,7 @@ export async function storeRevision(
      select ?, "revision_round_next"((select count(*) from "taken"), ?, (select "number" from "latest"), ?), ?, ?,
        (select "legal_hash" from "latest") is distinct from ?, ?::json, ?, ?, ?
      where (select "yes" from "changed")
-     returning ${REVISION_COLUMNS}, "manifest"`,
+     returning ${REVISION_COLUMNS}, null as "manifest"`,
     [
       domainId,
       `{${claim.due.join(',')}}`,
