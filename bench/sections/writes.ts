@@ -32,7 +32,7 @@ function halfTheBaseline(what: string, row: Row) {
     target: `${what} ≥ 0.5× the baseline (which validates, checks ownership and locks as the service does)`,
     measured: `${ratioText(row.ratio)}, ${fmt(row.service.statements, 1)} statements against ${fmt(row.peer!.measured.statements, 1)}`,
     met: row.ratio!.median >= 0.5,
-    why: 'the baseline keeps no revisions: each of the service’s writes also waits for its domain’s revision round after its commit (shared by the writes of a burst, hence fewer than two statements per request). Creates fall furthest: they grow the domain (to some 6,000 embeddings here), and past 64 embeddings a round rewrites, per created embedding, a whole bucket of the manifest (about 11 KB at 5,000): with the rounds switched off, a probe of this scenario answered 833–919 creates/s against 305–353 with them',
+    why: 'the baseline keeps no revisions: each of the service’s writes also waits for its domain’s revision round after its commit (shared by the writes of a burst, hence fewer than two statements per request). Creates fall furthest: they grow the domain (to some 6,000 embeddings here), and past 64 embeddings a round rewrites, per created embedding, a whole bucket of the manifest (about 11 KB at 5,000), some 13.6 KB of WAL per create in a probe. The writers of one domain queue on its row lock, each holding it through its commit’s WAL flush (in samples of pg_stat_activity under 16 creators, most busy backends waited for that lock while its holder flushed)',
   });
 }
 
