@@ -52,6 +52,14 @@ export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): 
   throw notFound(`embedding ${scope.embeddingId}`);
 }
 
+/** The input with its TCF vendor's name (`withTcfVendorName`); a missing domain is reported before a vendor the list lacks. */
+function withVendorOfDomain<T extends EmbeddingCreate | EmbeddingUpdate>(ctx: RequestContext, scope: DomainScope, input: T): Promise<T> {
+  return withTcfVendorName(ctx.em, input).catch(async (error: unknown) => {
+    await lockOwnedDomain(ctx, ctx.em, scope);
+    throw error;
+  });
+}
+
 export async function createEmbedding(
   ctx: RequestContext,
   scope: DomainScope,
@@ -60,11 +68,7 @@ export async function createEmbedding(
   const owned = ownedDomain(ctx, scope);
   // No transaction: one statement, committed on its own, holds the domain's lock.
   const em = ctx.em;
-  const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
-    // A missing domain is reported before a vendor the list lacks.
-    await lockOwnedDomain(ctx, em, scope);
-    throw error;
-  });
+  const { id: _ignored, assets: inputs = [], ...fields } = await withVendorOfDomain(ctx, scope, input);
   const now = new Date();
   const embedding = { ...embeddingDefaults, ...fields, id: newId(), domain: scope.domainId, catalogKey: null, createdAt: now, updatedAt: now };
   const assets = inputs.map(({ id: _sent, ...asset }, position) => ({
@@ -136,11 +140,7 @@ export async function updateEmbedding(
   // No transaction: one statement, committed on its own, holds the domain's lock (as a create or a delete).
   const em = ctx.em;
   const owned = ownedDomain(ctx, scope);
-  const { id: _ignored, assets: _none, ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
-    // A missing domain is reported before a vendor the list lacks.
-    await lockOwnedDomain(ctx, em, scope);
-    throw error;
-  });
+  const { id: _ignored, assets: _none, ...fields } = await withVendorOfDomain(ctx, scope, input);
   const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: new Date() });
   // One statement: the domain checked and locked, the embedding updated and read back with its assets, its revision
   // noted as due. The assets are read with the statement's snapshot, taken before it waited for the lock (it does not
@@ -168,11 +168,7 @@ export async function updateEmbedding(
 async function replaceEmbedding(ctx: RequestContext, scope: EmbeddingScope, input: EmbeddingUpdate): Promise<Embedding> {
   if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   const em = ctx.em;
-  const { id: _ignored, assets: inputs = [], ...fields } = await withTcfVendorName(em, input).catch(async (error: unknown) => {
-    // A missing domain is reported before a vendor the list lacks.
-    await lockOwnedDomain(ctx, em, scope);
-    throw error;
-  });
+  const { id: _ignored, assets: inputs = [], ...fields } = await withVendorOfDomain(ctx, scope, input);
   const now = new Date();
   const set = assignments(em, EmbeddingEntity, { ...fields, updatedAt: now });
   const assets = sentAssets(inputs, scope.embeddingId, now);
