@@ -10,9 +10,11 @@ import { refuse } from './refusal.ts';
  * reaches a log line: see logging.
  */
 
-const callers = new WeakMap<Request, Caller>();
+/** The caller is kept on the request object itself (see request-context.ts for why not in a WeakMap). */
+const CALLER = Symbol('caller');
+type WithCaller = Request & { [CALLER]?: Caller };
 
-export const callerOf = (req: Request): Caller | undefined => callers.get(req);
+export const callerOf = (req: Request): Caller | undefined => (req as WithCaller)[CALLER];
 
 /** The key a request presents, if any. */
 function presentedKey(req: Request): string | undefined {
@@ -41,7 +43,7 @@ export const authentication =
       return;
     }
     if (owner) {
-      callers.set(req, owner);
+      (req as WithCaller)[CALLER] = owner;
       return next();
     }
     if (isPublicRequest(req)) return next();

@@ -4,7 +4,13 @@ import type { NextFunction, Request, Response } from 'express';
 import { type AppServices, createRequestContext, type RequestContext } from '../kernel/context.ts';
 import { callerOf } from './authentication.ts';
 
-const contexts = new WeakMap<Request, RequestContext>();
+/**
+ * The context is kept on the request object itself. A WeakMap keyed by requests (as it was)
+ * costs the garbage collector: its young collections keep the value of an entry while its
+ * request may still live, so more of each request was copied and promoted (issue 17).
+ */
+const CONTEXT = Symbol('request context');
+type WithContext = Request & { [CONTEXT]?: RequestContext };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -26,13 +32,13 @@ export const requestContext = (orm: MikroORM, services: AppServices) => (req: Re
   const caller = callerOf(req);
   // Requests without a caller are the public ones (health, GraphiQL page): they run no operation.
   if (caller) {
-    contexts.set(req, createRequestContext(orm, services, caller, requestId));
+    (req as WithContext)[CONTEXT] = createRequestContext(orm, services, caller, requestId);
   }
   next();
 };
 
 export function contextOf(req: Request): RequestContext {
-  const ctx = contexts.get(req);
+  const ctx = (req as WithContext)[CONTEXT];
   if (!ctx) throw new Error('request context middleware is not installed');
   return ctx;
 }
