@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { startEmbeddedPostgres } from './embedded.ts';
+import { CallbackQueryClient } from './pg-client.ts';
 import { prepareStatements } from './prepared-statements.ts';
 // Side effect: a transaction gives its pooled connection back even when the connection is lost
 // as BEGIN, COMMIT or ROLLBACK goes out (a Kysely bug).
@@ -56,7 +57,8 @@ export function ormConfig(
     migrations: { migrationsList, snapshot: false, silent: true, allOrNothing: true, transactional: true },
     pool: { min: 0, max: poolSize },
     // A database that does not answer fails the request in seconds (503) instead of hanging it.
-    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true, ...(onPoolCreated && { onPoolCreated }) },
+    // Client: pg's client with callback queries under the promise, for the garbage collector (pg-client.ts).
+    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true, Client: CallbackQueryClient, ...(onPoolCreated && { onPoolCreated }) },
     ensureDatabase: false,
     // The triggers that announce changes of published configurations are hand-written in their
     // migration (Migration20261123200000_banner), not mirrored in the entities.
