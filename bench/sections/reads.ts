@@ -31,7 +31,9 @@ export async function reads(bench: Bench): Promise<void> {
     target: 'REST single read p99 ≤ 1.2× the baseline’s (32 connections)',
     measured: `${fmt(one!.service.p99)} ms against ${fmt(one!.peer!.measured.p99)} ms: ${fmt(p99, 2)}×`,
     met: p99 <= 1.2,
-    why: 'compare the medians (p50) first: when the service’s is not higher, the tail is its own; in a CPU profile of the service (issue 17) garbage collection took 7–9 % of its CPU against 2 % of the baseline’s, the likeliest source of the longer tail, not yet shown to be it',
+    why:
+      'garbage collection was part of it: pg’s promise queries made young collections promote whole requests (4.9 ms pauses, full collections every 2 s; src/db/pg-client.ts ended that, 1.6 ms pauses). ' +
+      'What is left: at 32 connections the service’s event loop is busy all the time (utilisation 1.00 in a probe) at about twice the baseline’s CPU per request, so requests queue for its one thread; the lever is CPU per request',
   });
 
   let last;
