@@ -5,9 +5,9 @@ import { type AppServices, createRequestContext, type RequestContext } from '../
 import { callerOf } from './authentication.ts';
 
 /**
- * The context is kept on the request object itself. A WeakMap keyed by requests (as it was)
- * costs the garbage collector: its young collections keep the value of an entry while its
- * request may still live, so more of each request was copied and promoted (issue 17).
+ * The context is kept on the request object itself, not in a WeakMap keyed by requests (as it
+ * was): in a probe server, a WeakMap entry per request made V8's young collections promote about
+ * four times as much of each request to the old generation (issue 17, bench/HISTORY.md).
  */
 const CONTEXT = Symbol('request context');
 type WithContext = Request & { [CONTEXT]?: RequestContext };
