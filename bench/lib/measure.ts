@@ -3,25 +3,29 @@
  * a run of one-at-a-time requests against each server in turn, in interleaved rounds, with the
  * statements, CPU time and memory each server spent.
  *
- * Rounds: every compared scenario runs BENCH_ROUNDS rounds; in each round every server gets the
- * same load, in an order rotated from round to round (service, baseline, peer; then baseline,
- * peer, service; …), so that the shared machine speeding up or slowing down weighs on all alike.
- * The row shows per server the median of the rounds, and the service's speed ÷ the peer's as the
- * median of the per-round ratios with the range they spanned.
+ * Rounds: in each round every server gets the same load, in an order rotated from round to round
+ * (service, baseline, peer; then baseline, peer, service; …), so that the shared machine speeding
+ * up or slowing down weighs on all alike. A scenario runs at least BENCH_ROUNDS rounds and goes on,
+ * up to BENCH_MAX_ROUNDS, until the 95 % interval of the median ratio lies within ±0.1 of it for
+ * every peer. The row shows per server the median of the rounds, and the service's speed ÷ the
+ * peer's as the median of the per-round ratios with that interval and the range they spanned.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cpuMs, NODE, type Proc, ROOT, rssMiB, sleep } from './processes.ts';
 import { addRow, type Measured, type Row } from './report.ts';
-import { median, quantile, spreadOf } from './stats.ts';
+import { median, quantile, spreadOf, withinSpread } from './stats.ts';
 
 const run = promisify(execFile);
 
 export const SETTINGS = {
   /** Seconds of load per server and round. */
   seconds: Number(process.env.BENCH_SECONDS ?? 3),
+  /** Rounds every compared scenario runs at least, … */
   rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5)),
+  /** … and at most, while the median ratio's 95 % interval is wider than ±0.1. */
+  maxRounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5), Number(process.env.BENCH_MAX_ROUNDS ?? 15)),
   /** Unmeasured load per server before the first round (JIT compilation, pools filling up). */
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 5),
 };
@@ -142,11 +146,18 @@ function rowsOf(section: string, scenario: string, servers: Server[], measured: 
   );
 }
 
-export type CompareOptions = { note?: string; rounds?: number };
+export type CompareOptions = { note?: string };
+
+/** Per peer, the service's speed ÷ the peer's in each round so far. */
+type RatiosOf = () => number[][];
+
+/** Whether a scenario has run enough rounds: the minimum, and then the ratios' interval narrow enough (or the maximum reached). */
+const enoughRounds = (round: number, ratios: RatiosOf) =>
+  round >= SETTINGS.maxRounds || (round >= SETTINGS.rounds && ratios().every((perRound) => withinSpread(spreadOf(perRound))));
 
 /**
- * The same load at every server (the service first), in rounds. `request(server, round)` gives the
- * load; a timed one (`durationSeconds` left out: BENCH_SECONDS) gets a warm-up first, one of a
+ * The same load at every server (the service first), in rounds (see the top of this file).
+ * `request(server, round)` gives the load; a timed one (`durationSeconds` left out: BENCH_SECONDS) gets a warm-up first, one of a
  * fixed `amount` (deletes of distinct ids, a file of paths per round) does not.
  */
 export async function compare(
@@ -156,21 +167,20 @@ export async function compare(
   request: (server: Server, round: number) => LoadInput,
   options: CompareOptions = {},
 ): Promise<Row[]> {
-  const rounds = options.rounds ?? SETTINGS.rounds;
   const timed = request(servers[0]!, 0).amount === undefined;
   const withDuration = (input: LoadInput, seconds: number) => (timed ? { ...input, durationSeconds: input.durationSeconds ?? seconds } : input);
   if (timed && SETTINGS.warmupSeconds > 0) {
     for (const server of servers) await load({ ...request(server, 0), durationSeconds: SETTINGS.warmupSeconds });
   }
   const perServer: (Measured & { requests: number; non2xxCount: number })[][] = servers.map(() => []);
-  for (let round = 0; round < rounds; round++) {
+  const ratios = () => perServer.slice(1).map((peer) => peer.map((m, round) => perServer[0]![round]!.rps! / m.rps!));
+  for (let round = 0; !enoughRounds(round, ratios); round++) {
     for (const server of rotated(servers, round)) {
       const input = withDuration(request(server, round), SETTINGS.seconds);
       perServer[servers.indexOf(server)]!.push(await measureLoad(server, input));
     }
   }
-  const ratios = perServer.slice(1).map((peer) => peer.map((m, round) => perServer[0]![round]!.rps! / m.rps!));
-  return rowsOf(section, scenario, servers, perServer.map(combine), ratios, options.note);
+  return rowsOf(section, scenario, servers, perServer.map(combine), ratios(), options.note);
 }
 
 /**
@@ -186,12 +196,12 @@ export async function compareOneAtATime(
   count: number,
   options: CompareOptions = {},
 ): Promise<Row[]> {
-  const rounds = options.rounds ?? SETTINGS.rounds;
   // A few unmeasured requests first, so that no server's first round carries its cold start.
   for (const server of servers) await timeEach(2, (i) => send(server, 0, i));
   const times: number[][][] = servers.map(() => []);
   const costs: Measured[][] = servers.map(() => []);
-  for (let round = 0; round < rounds; round++) {
+  const ratios = () => servers.slice(1).map((_, p) => costs[p + 1]!.map((peer, round) => peer.p50 / costs[0]![round]!.p50));
+  for (let round = 0; !enoughRounds(round, ratios); round++) {
     for (const server of rotated(servers, round)) {
       const { result, ...cost } = await costOf(server, () => timeEach(count, (i) => send(server, round, i)), (r) => r.length);
       const index = servers.indexOf(server);
@@ -203,8 +213,7 @@ export async function compareOneAtATime(
     const all = times[s]!.flat();
     return { ...combine(costs[s]!), p50: median(all), p99: quantile(all, 0.99) };
   });
-  const ratios = servers.slice(1).map((_, p) => costs[p + 1]!.map((peer, round) => peer.p50 / costs[0]![round]!.p50));
-  return rowsOf(section, scenario, servers, measured, ratios, options.note);
+  return rowsOf(section, scenario, servers, measured, ratios(), options.note);
 }
 
 /** Sends `count` requests one after the other; their times in ms. A failure stops the benchmark. */

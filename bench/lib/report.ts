@@ -45,9 +45,9 @@ export function addTarget(target: Target): void {
   targets.push(target);
 }
 
-/** "0.82× (0.78–0.86)", with a note when a round strays more than 0.1 from the median. */
+/** "0.82× (0.78–0.86; rounds 0.70–0.90, 9)", with a note when the median's 95 % interval reaches beyond ±0.1. */
 export const ratioText = (ratio: Spread | undefined) =>
-  ratio ? `${fmtSpread(ratio).replace(' ', '× ')}${withinSpread(ratio) ? '' : ', spread over ±0.1'}` : '–';
+  ratio ? `${fmtSpread(ratio).replace(' ', '× ')}${withinSpread(ratio) ? '' : ', interval over ±0.1'}` : '–';
 
 const pct = (share: number | undefined) => (share === undefined ? '–' : `${fmt(share * 100, share > 0 && share < 0.01 ? 2 : 0)}%`);
 
@@ -97,7 +97,7 @@ function tableOf(section: string): string {
   if (lines.length === 0) return '';
   return `### ${section}
 
-| Scenario | service req/s | service p50 / p99 ms | peer | peer req/s | peer p50 / p99 ms | service ÷ peer, median (min–max) | SQL statements / request (service / peer) | server CPU ms / request (service / peer) | database CPU ms / request (service / peer) | peak RSS MiB (service / peer) | non-2xx (service / peer) |
+| Scenario | service req/s | service p50 / p99 ms | peer | peer req/s | peer p50 / p99 ms | service ÷ peer: median (its 95 % interval; the rounds' range, their count) | SQL statements / request (service / peer) | server CPU ms / request (service / peer) | database CPU ms / request (service / peer) | peak RSS MiB (service / peer) | non-2xx (service / peer) |
 |---|---|---|---|---|---|---|---|---|---|---|---|
 ${lines.map((line) => `| ${line} |`).join('\n')}
 `;

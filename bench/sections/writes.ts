@@ -105,10 +105,11 @@ export async function writes(bench: Bench): Promise<void> {
 async function deletes(bench: Bench, servers: Server[], domains: Map<Server, SeededDomain>): Promise<Row[]> {
   const ids = new Map<Server, string[]>();
   for (const server of servers) ids.set(server, await createdIds(bench, domains.get(server)!));
-  const amount = Math.min(3000, ...[...ids.values()].map((list) => Math.floor(list.length / SETTINGS.rounds)));
+  // Enough files for the most rounds a scenario may run.
+  const amount = Math.min(3000, ...[...ids.values()].map((list) => Math.floor(list.length / SETTINGS.maxRounds)));
   if (amount < 16) throw new Error(`too few created embeddings to delete (${amount} per round)`);
   for (const server of servers) {
-    for (let round = 0; round < SETTINGS.rounds; round++) {
+    for (let round = 0; round < SETTINGS.maxRounds; round++) {
       const slice = ids.get(server)!.slice(round * amount, (round + 1) * amount);
       await writeFile(join(bench.workDir, `${server.name}-deletes-${round}.json`), JSON.stringify(slice.map((id) => `${domains.get(server)!.path}/embedding/${id}`)));
     }
