@@ -25,6 +25,7 @@ const embeddingById = preparedRead<DomainScope & { embeddingId: string }, Embedd
   embeddingsWithAssets(em)
     .join('e.domain', 'd')
     .where({ 'e.id': embeddingId, 'd.id': domainId, 'd.client': clientId }),
+  { rowsAsJson: true },
 );
 
 /**

@@ -18,6 +18,7 @@ const themeById = preparedRead<DomainScope & { themeId: string }, ThemeRecord>((
     .select(fieldsOf(em, ThemeEntity, 't'))
     .join('t.domain', 'd')
     .where({ 't.id': themeId, 'd.id': domainId, 'd.client': clientId }),
+  { rowsAsJson: true },
 );
 
 /**
