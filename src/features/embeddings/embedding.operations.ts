@@ -6,7 +6,7 @@ import {
   embeddingDefaults,
   type EmbeddingUpdate,
 } from './embedding.contract.ts';
-import type { RequestContext } from '../../kernel/context.ts';
+import { readingEm, type RequestContext } from '../../kernel/context.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { isId, newId } from '../../kernel/ids.ts';
 import type { DomainRow } from '../domains/domain.entity.ts';
@@ -46,7 +46,7 @@ export async function listEmbeddings(ctx: RequestContext, scope: DomainScope): P
 /** One embedding with its assets, in one statement (the domain and client checked in it too). */
 export async function getEmbedding(ctx: RequestContext, scope: EmbeddingScope): Promise<Embedding> {
   assertDomainScope(ctx.caller, scope);
-  const row = isId(scope.embeddingId) ? await embeddingRecord(ctx.em, scope) : undefined;
+  const row = isId(scope.embeddingId) ? await embeddingRecord(readingEm(ctx), scope) : undefined;
   if (row) return toEmbedding(row, row.assets);
   await reachDomain(ctx, scope);
   throw notFound(`embedding ${scope.embeddingId}`);

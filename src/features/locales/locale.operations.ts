@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Locale, type LocaleCreate, type LocaleTexts, type LocaleUpdate } from './locale.contract.ts';
-import type { RequestContext } from '../../kernel/context.ts';
+import { readingEm, type RequestContext } from '../../kernel/context.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { localeName } from '../../kernel/contract/fields.ts';
@@ -83,7 +83,7 @@ export async function listLocales(ctx: RequestContext, scope: DomainScope): Prom
 
 export async function getLocale(ctx: RequestContext, scope: DomainScope, name: string): Promise<Locale> {
   assertDomainScope(ctx.caller, scope);
-  const row = isLocaleName(name) ? await localeRecord(ctx.em, scope, name) : undefined;
+  const row = isLocaleName(name) ? await localeRecord(readingEm(ctx), scope, name) : undefined;
   if (row) return toLocale(row);
   await reachDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
   checkName(name);

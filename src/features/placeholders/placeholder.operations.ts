@@ -1,6 +1,6 @@
 import type { Placeholder, PlaceholderCreate, PlaceholderUpdate } from './placeholder.contract.ts';
 import { isPlaceholderName } from './placeholder.contract.ts';
-import type { RequestContext } from '../../kernel/context.ts';
+import { readingEm, type RequestContext } from '../../kernel/context.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
@@ -23,7 +23,7 @@ export async function listPlaceholders(ctx: RequestContext, scope: DomainScope):
 
 export async function getPlaceholder(ctx: RequestContext, scope: DomainScope, name: string): Promise<Placeholder> {
   assertDomainScope(ctx.caller, scope);
-  const row = isPlaceholderName(name) ? await placeholderRecord(ctx.em, scope, name) : undefined;
+  const row = isPlaceholderName(name) ? await placeholderRecord(readingEm(ctx), scope, name) : undefined;
   if (row) return toPlaceholder(row);
   await reachDomain(ctx, scope); // 404 for the domain or client, if that is what is missing
   throw notFound(`placeholder ${name}`);

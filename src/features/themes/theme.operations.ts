@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Theme, type ThemeCreate, themeDefaults, type ThemeUpdate } from './theme.contract.ts';
-import type { RequestContext } from '../../kernel/context.ts';
+import { readingEm, type RequestContext } from '../../kernel/context.ts';
 import { lockById } from '../../db/row-lock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -42,7 +42,7 @@ export async function listThemes(ctx: RequestContext, scope: DomainScope): Promi
 
 export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<Theme> {
   assertDomainScope(ctx.caller, scope);
-  const row = isId(scope.themeId) ? await themeRecord(ctx.em, scope) : undefined;
+  const row = isId(scope.themeId) ? await themeRecord(readingEm(ctx), scope) : undefined;
   if (row) return toTheme(row);
   await reachDomain(ctx, scope);
   throw notFound(`theme ${scope.themeId}`);

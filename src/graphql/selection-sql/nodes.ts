@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../kernel/context.ts';
+import { readingEm, type RequestContext } from '../../kernel/context.ts';
 import { listKey, recordProperties } from './emit.ts';
 import type { Row } from './shapes.ts';
 import type { Plan } from './walk.ts';
@@ -24,7 +24,7 @@ export function toNode(ctx: RequestContext, plan: Plan, row: Row): object {
   const { keep } = plan.shape;
   if (keep && plan.others) {
     const record: Row = {};
-    for (const name of recordProperties(ctx.em, plan.shape.entity)) record[name] = row[name];
+    for (const name of recordProperties(readingEm(ctx), plan.shape.entity)) record[name] = row[name];
     keep(ctx, record, row);
   }
   const node = plan.shape.toNode(row);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { executePrepared } from '../../db/prepared-statements.ts';
-import type { AppServices, RequestContext } from '../../kernel/context.ts';
+import { type AppServices, readingEm, type RequestContext } from '../../kernel/context.ts';
 import { emitStatement, type Layout, type Root } from './emit.ts';
 import { prefetched, toNode } from './nodes.ts';
 import { rowOf } from './rows.ts';
@@ -48,8 +48,9 @@ function statementOf(em: EntityManager, plan: Plan, root: Root): Statement {
 }
 
 async function run<T>(ctx: RequestContext, plan: Plan, root: Root, values: readonly string[]): Promise<T[]> {
-  const { sql, layout } = statementOf(ctx.em, plan, root);
-  const sent = await executePrepared<{ node: unknown[] }>(ctx.em, sql, values);
+  const em = readingEm(ctx);
+  const { sql, layout } = statementOf(em, plan, root);
+  const sent = await executePrepared<{ node: unknown[] }>(em, sql, values);
   const rows = sent.map(({ node }) => rowOf(layout, node));
   const found = root.exact ? rows.filter((row) => root.where.every((name, i) => row[name] === values[i])) : rows;
   return found.map((row) => toNode(ctx, plan, row) as T);
