@@ -97,6 +97,14 @@ export async function newestManifest(em: EntityManager, domainId: string): Promi
 export type RoundClaim = { due: readonly number[]; base: number | null };
 
 /**
+ * The parts as one JSON array of `{"hash": …, "body": <the part>}`, each part's text put in as it
+ * is: it is JSON already, and a part of a large domain (a bucket) is some 10 KB, which as a JSON
+ * string the service escaped and the database unescaped and parsed again. PostgreSQL's `->` on a
+ * `json` value gives the text of the member as it was sent, so the stored body is the part's text.
+ */
+const partsParameter = (parts: readonly Part[]): string => `[${parts.map((part) => `{"hash":${JSON.stringify(part.hash)},"body":${part.text}}`).join(',')}]`;
+
+/**
  * Keeps the configuration `manifest` describes as the domain's newest revision, unless it is the
  * newest already (identical content is one revision), in one statement that also deletes the
  * due rows the round read (`claim`): the parts given (those the newest revision lacks), then the
@@ -132,7 +140,7 @@ export async function storeRevision(
          set_config('synchronous_commit', 'off', true) as "unhurried"
      ), "parts" as (
        insert into "configuration_part" ("domain_id", "hash", "body")
-       select ?, p ->> 'hash', (p ->> 'text')::json from json_array_elements(?::json) as p where (select "yes" from "changed")
+       select ?, p ->> 'hash', p -> 'body' from json_array_elements(?::json) as p where (select "yes" from "changed")
        on conflict do nothing
      )
      insert into "configuration_revision" ("domain_id", "number", "hash", "legal_hash", "legal", "manifest", "key_id", "key_name", "restored_from")
@@ -145,7 +153,7 @@ export async function storeRevision(
       `{${claim.due.join(',')}}`,
       revision.hash,
       domainId,
-      JSON.stringify(revision.parts),
+      partsParameter(revision.parts),
       domainId,
       claim.due.length,
       claim.base,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SETTINGS_KEY_NAME } from '../../../src/features/api-keys/key-ring.ts';
 import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
 import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
-import { contentHashOf, legalHashOf, manifestOf } from '../../../src/features/banner/configuration-manifest.ts';
+import { contentHashOf, legalHashOf, manifestOf, partHash } from '../../../src/features/banner/configuration-manifest.ts';
 import { forgetBuckets } from '../../../src/features/revisions/bucket-cache.ts';
 import { createRevisionRecorder } from '../../../src/features/revisions/revision-recorder.ts';
 import { revisionStorageOf, storeRevision } from '../../../src/features/revisions/revision-store.ts';
@@ -97,6 +97,13 @@ describe('configuration revisions', () => {
     await ok('POST', '/onboarding/embeddingsFromCookies', many);
     for (let i = 0; i < 70; i++) await ok('POST', '/embedding', embeddingPayload({ name: `Service ${i}`, assets: [] }));
     expect((await newest()).hash).toBe(await bannerRevision());
+    // Every part is stored as the very text its hash was taken of (the parts go to the database inside one JSON value).
+    const stored = await service.database.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ hash: string; text: string }[]>(`select "hash", "body"::text as "text" from "configuration_part" where "domain_id" = ?`, [domain.domainId]);
+    expect(stored.length).toBeGreaterThan(70);
+    expect(stored.filter((part) => partHash(part.text) !== part.hash)).toEqual([]);
     const embeddings = (await ok('GET', '/embedding')) as { id: string; name: string }[];
     const services = embeddings.filter((embedding) => embedding.name.startsWith('Service '));
     // The round reads no bucket: the one before kept the buckets it made (bucket-cache.ts). Forgotten, they are read
