@@ -80,7 +80,11 @@ async function soak(bench: Bench, proc: Proc) {
     const first = median(samples.filter((s) => s.at <= window).map((s) => s.rss));
     const last = median(samples.filter((s) => s.at >= SOAK_SECONDS - window).map((s) => s.rss));
     const peak = Math.max(...samples.map((s) => s.rss));
-    return { result, first, last, peak, window, chromium };
+    // The median of each window in turn: whether the memory kept growing or settled.
+    const trail = Array.from({ length: Math.ceil(SOAK_SECONDS / window) }, (_, i) =>
+      median(samples.filter((s) => s.at >= i * window && s.at < (i + 1) * window).map((s) => s.rss)),
+    );
+    return { result, first, last, peak, window, chromium, trail };
   } finally {
     clearInterval(timer);
   }
@@ -127,7 +131,9 @@ export async function memory(bench: Bench): Promise<void> {
       section: SECTION,
       scenario: `mixed load (6 reads : 4 writes) for ${SOAK_SECONDS} s on PostgreSQL (8 connections)`,
       service: { rps: soaked.result.rps, p50: soaked.result.p50, p99: soaked.result.p99, statements: Number.NaN, rssMiB: soaked.peak, non2xx: soaked.result.non2xx / Math.max(1, soaked.result.requests) },
-      note: `RSS median of the first ${fmt(soaked.window, 0)} s ${fmt(soaked.first, 0)} MiB, of the last ${fmt(soaked.window, 0)} s ${fmt(soaked.last, 0)} MiB, peak ${fmt(soaked.peak, 0)} MiB`,
+      note:
+        `RSS median of the first ${fmt(soaked.window, 0)} s ${fmt(soaked.first, 0)} MiB, of the last ${fmt(soaked.window, 0)} s ${fmt(soaked.last, 0)} MiB, peak ${fmt(soaked.peak, 0)} MiB; ` +
+        `per ${fmt(soaked.window, 0)} s: ${soaked.trail.map((rss) => fmt(rss, 0)).join(', ')} MiB`,
     });
     const scan = await browserAroundAScan(bench, proc);
     addRow({
