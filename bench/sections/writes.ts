@@ -56,7 +56,6 @@ async function createdIds(bench: Bench, domain: SeededDomain): Promise<string[]>
 
 export async function writes(bench: Bench): Promise<void> {
   const servers = [await bench.service(), await bench.baseline()];
-  const perRound = ONE_AT_A_TIME_PER_ROUND;
 
   // One create at a time in a domain of ordinary size (10 embeddings): what an operator's click costs, the service's revision included.
   const ordinary = await domainsOf(bench, servers, 'ordinary', 10);
@@ -66,7 +65,7 @@ export async function writes(bench: Bench): Promise<void> {
     'REST create embedding with 3 assets in a 10-embedding domain (one at a time)',
     servers,
     (server) => fetch(`${server.base}${ordinary.get(server)!.path}/embedding`, { method: 'POST', headers: JSON_HEADERS, body: createBody }),
-    perRound,
+    ONE_AT_A_TIME_PER_ROUND,
   );
   addTarget({
     section: SECTION,
@@ -97,7 +96,7 @@ export async function writes(bench: Bench): Promise<void> {
   const [remove] = await deletes(bench, servers, domains);
   halfTheBaseline('REST delete embedding', remove!);
 
-  await bulkReplaces(bench, servers, perRound);
+  await bulkReplaces(bench, servers);
   await mixed(bench, servers);
 }
 
@@ -127,14 +126,14 @@ async function deletes(bench: Bench, servers: Server[], domains: Map<Server, See
 const placeholders = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ name: `item_${i}`, value: `value ${i}` })));
 
 /** Bulk replaces of 10, 100 and 1,000 placeholders one at a time; then 8 replaces of 100 at once, on one domain. */
-async function bulkReplaces(bench: Bench, servers: Server[], perRound: number) {
+async function bulkReplaces(bench: Bench, servers: Server[]) {
   const domains = await domainsOf(bench, servers, 'placeholders', 10);
   let hundred: Row | undefined;
   for (const count of [10, 100, 1000]) {
     const body = placeholders(count);
     const [row] = await compareOneAtATime(SECTION, `bulk replace of ${count} placeholders (one at a time)`, servers, (server) =>
       fetch(`${server.base}${domains.get(server)!.path}/placeholder`, { method: 'PUT', headers: JSON_HEADERS, body }),
-      perRound,
+      ONE_AT_A_TIME_PER_ROUND,
     );
     if (count === 100) hundred = row;
     if (count === 1000) {
