@@ -104,6 +104,8 @@ async function expectHealed(deadlineMs = 15_000): Promise<void> {
   }
   const healedIn = Date.now() - started;
   expect(failures, `still failing ${healedIn} ms after the connections were lost`).toEqual([]);
+  // The last write's revision round stores after its answer: let it end.
+  await service.services.revisions.drain();
   const pool = await service.database.pool();
   const counts = { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
   expect(counts, 'connections checked out of the pool with no request in flight: leaked').toEqual({

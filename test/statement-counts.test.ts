@@ -14,11 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
+/** The statements of one request, its revision round included (a write is answered before the round stores). */
 async function statementsOf(request: () => Promise<{ status: number; errors?: unknown }>): Promise<number> {
+  await service.services.revisions.drain();
   const before = service.database.statements.total;
   const answer = await request();
   expect(answer.status).toBeLessThan(300);
   expect(answer.errors).toBeUndefined();
+  await service.services.revisions.drain();
   return service.database.statements.total - before;
 }
 
@@ -181,6 +184,7 @@ describe('statements per request stay the same whatever the size', () => {
 describe("the recorder's round", () => {
   it('records the revisions due for a domain in two statements, whatever the size', async () => {
     const [domain] = await seed(1, 5);
+    await service.services.revisions.drain();
     const em = service.database.orm.em.fork();
     const revisionCount = async () =>
       (await em.execute<{ n: number }[]>(`select count(*)::int as "n" from "configuration_revision" where "domain_id" = ?`, [domain!.domainId]))[0]!.n;
@@ -203,6 +207,7 @@ describe('a batch of ids goes to the database as one parameter', () => {
   // The batching loaders answer what is not compiled (nodes of mutations, selections compiled off): measured with compiling off.
   it('one uuid[] whatever the number of ids: no list of placeholders growing with the batch', async () => {
     const [domain] = await seed(3, 1);
+    await service.services.revisions.drain();
     const spy = vi.spyOn(service.database.orm.config.getLogger(), 'logQuery');
     let statements: { query?: string; params?: readonly unknown[] }[];
     compileSelections(service.services, false);

@@ -162,7 +162,9 @@ export async function startService(): Promise<ServiceHandle> {
       await scanner.close();
       await services?.banner.close();
       services?.consents.close();
+      // The revisions of the last writes are kept before the database closes (a round cut off would leave them to the next start).
       services?.revisions.close();
+      await services?.revisions.drain();
       await database.close();
       logger.info('stopped');
       logger.flush();

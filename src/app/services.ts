@@ -44,13 +44,14 @@ export function buildServices(parts: ServiceParts): AppServices {
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,
     revisions,
-    writeTransactions: { begun: lockReachedDomains, committing: noteDueRevisions, committed: (_ctx, domainIds) => revisions.settle(domainIds) },
+    writeTransactions: { begun: lockReachedDomains, committing: noteDueRevisions, committed: (_ctx, domainIds) => revisions.record(domainIds) },
     banner: createBannerDelivery({
       orm: parts.orm,
       services: () => services,
       changes: parts.changes,
       // The banner publishes revisions only: consent records name the revision the visitor saw.
       read: (domainId) => revisions.published(domainId),
+      recording: (domainId) => revisions.recording(domainId),
       counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onBackgroundError }),
       publicBaseUrl: parts.publicBaseUrl,
     }),

@@ -56,6 +56,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       await services.consents.ensure().catch(() => {});
       services.consents.close();
       services.revisions.close();
+      await services.revisions.drain();
     }
   });
 }

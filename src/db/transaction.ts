@@ -16,8 +16,9 @@ declare module '../kernel/context.ts' {
      * the work is flushed, before COMMIT (the revisions feature locks the domains the request
      * reached, then notes each domain whose configuration changed as due for a revision, and
      * answers their ids), `committed` after the COMMIT with those ids (the revisions feature
-     * records their revisions, off the domains' locks). A hot write that commits a single
-     * statement of its own calls `committed` itself.
+     * has their revisions recorded, off the domains' locks, and resolves once a round has read
+     * what it records, before it stores it). A hot write that commits a single statement of its
+     * own calls `committed` itself.
      */
     writeTransactions: {
       begun(em: EntityManager, ctx: RequestContext): Promise<void>;
@@ -60,7 +61,7 @@ export async function inTransaction<T>(
         }
         return result;
       });
-      // Committed: the changed domains' revisions are recorded before the request is answered.
+      // Committed: answered once the changed domains' revision rounds have read what they record.
       if (!nested && changed.length > 0) await ctx.services.writeTransactions.committed(ctx, changed);
       return result;
     } catch (error) {

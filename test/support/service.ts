@@ -197,6 +197,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await services.banner.close();
       services.consents.close();
       services.revisions.close();
+      await services.revisions.drain();
       await database.close();
       await drop();
     },

@@ -50,6 +50,12 @@ export type BannerDeliveryOptions = {
    * hash of the configuration the visitor saw, and must find its revision.
    */
   read?: (domainId: string) => Promise<PublishedConfiguration | null>;
+  /**
+   * The domain's revision round running in this process, if any (features/revisions): a write is
+   * answered before its revision is kept, so a banner asked for meanwhile waits for the round,
+   * and shows what the write made.
+   */
+  recording?: (domainId: string) => Promise<void> | undefined;
   counter: DisplayCounter;
   publicBaseUrl: string;
   /** Bytes of built banners kept in memory (least recently used go first). */
@@ -104,6 +110,8 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     (runtimeAsset ??= loadBundles().then((loaded) => ({ path: `${RUNTIME_PREFIX}${loaded.runtimeHash}.js`, asset: asset(loaded.runtime) })));
 
   async function entryOf(domainId: string): Promise<DomainEntry | null> {
+    const recording = options.recording?.(domainId);
+    if (recording) await recording;
     const cached = cache.get(domainId);
     if (cached) return cached;
     if (missing.has(domainId)) return null;

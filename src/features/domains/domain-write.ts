@@ -30,7 +30,7 @@ export function ownedDomain(ctx: RequestContext, scope: DomainScope): [string, s
  * Runs a hot write's one statement, committed on its own (`with ${OWNED_DOMAIN}, …`, selecting
  * `(select count(*) from "owned_domain")::int as "owned"` with what it wrote): a database error
  * as the service's error, a domain that is not the client's as its 404, else the statement's row.
- * The caller then checks what was written and waits for its revision (`committed`).
+ * The caller then checks what was written and has its revision recorded (`committed`).
  */
 export async function runOwnedDomainWrite<Row extends { owned: number }>(
   ctx: RequestContext,
@@ -51,8 +51,8 @@ export async function runOwnedDomainWrite<Row extends { owned: number }>(
  * is the client's, then runs `sql` with a snapshot taken after the lock, so it reads every write
  * committed before. `sql` (`with ${OWNED_DOMAIN}, …` as a hot write's, its values written into it
  * as `em.execute` writes them) selects one JSON value, which is returned; a database error as the
- * service's error, a domain that is not the client's as its 404. The caller waits for its revision
- * (`committed`).
+ * service's error, a domain that is not the client's as its 404. The caller has its revision
+ * recorded (`committed`).
  */
 export async function runAfterDomainLock<Row>(
   ctx: RequestContext,

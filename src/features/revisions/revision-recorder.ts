@@ -144,8 +144,19 @@ const BUILT_ON_PREVIOUS = new Set(['embedding', 'embedding_asset', 'placeholder'
 
 /** Records revisions just after writes commit: see `createRevisionRecorder`. */
 export type RevisionRecorder = {
-  /** Records the domains' due revisions (joining a round that is about to start); never throws. */
+  /**
+   * Has the domains' due revisions recorded (joining a round that is about to start), and resolves
+   * once the round has read what it records, before it computes and stores it: a write is answered
+   * then, so a write that follows its answer is never in its revision. Readers of what rounds
+   * keep catch up first (`settle`, `recording`). Never throws.
+   */
+  record(domainIds: Iterable<string>): Promise<void>;
+  /** Records the domains' due revisions, other processes' writes' included, and resolves once they are kept; never throws. */
   settle(domainIds: Iterable<string>): Promise<void>;
+  /** The domain's round in this process, while one runs or is about to (resolves when it ends); undefined when none does. */
+  recording(domainId: string): Promise<void> | undefined;
+  /** Waits until no round of this process runs (the service stops; retries are cancelled by `close` first). */
+  drain(): Promise<void>;
   /** Settles every domain with due rows left (a process that stopped between a commit and its round): at start. */
   settleLeftovers(): Promise<void>;
   /** The domain's newest revision as a published configuration (its first recorded now if it has none); null: no such domain. */
@@ -159,6 +170,15 @@ const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
 
 /**
  * Records the revisions writes left due, just after they commit, off the domains' row locks.
+ *
+ * A write is answered once the round that records it has read what it records (`taken`), not
+ * once that round has stored it: a write that follows the answer commits after that read, so it
+ * is never in the answered write's revision, and the writers of a busy domain do not wait for each
+ * round's hashing and store. Whoever reads what rounds keep catches up first: the revision
+ * operations `settle` the domain (recording due rows of any process), and the banner waits for
+ * the domain's round in this process (`recording`), so a reader of this process never sees a
+ * configuration older than a write it was answered. A process that stops before the store loses
+ * nothing: the due rows stay, and the next start records them (`settleLeftovers`).
  *
  * One round at a time per domain in this process: a write that asks while a round runs joins the
  * next one, so a burst of writes becomes one revision. A round is two statements, without a
@@ -182,7 +202,9 @@ export function createRevisionRecorder({
   services: () => AppServices;
   onError: (error: unknown) => void;
 }): RevisionRecorder {
-  type Lane = { running: Promise<void>; next?: Promise<void> };
+  /** A round of a domain: `done` once it has ended, `taken` once it has read the due rows it records (or ended). */
+  type Round = { done: Promise<void>; taken: Promise<void> };
+  type Lane = { running: Round; next?: Round };
   const lanes = new Map<string, Lane>();
   const retries = new Map<string, { timer?: NodeJS.Timeout; waitMs: number }>();
   let closed = false;
@@ -194,47 +216,67 @@ export function createRevisionRecorder({
     const waitMs = previous ? Math.min(previous.waitMs * 2, ROUND_RETRY_MS.most) : ROUND_RETRY_MS.first;
     const timer = setTimeout(() => {
       retries.set(domainId, { waitMs });
-      void settleOne(domainId);
+      void roundFor(domainId).done;
     }, waitMs);
     timer.unref();
     retries.set(domainId, { timer, waitMs });
   };
 
-  const round = async (domainId: string) => {
+  const round = async (domainId: string, taken: () => void) => {
     try {
-      await recordRound(orm, services(), domainId);
+      await recordRound(orm, services(), domainId, taken);
       const pending = retries.get(domainId);
       if (pending && !pending.timer) retries.delete(domainId);
     } catch (error) {
       onError(error);
       retryLater(domainId);
+    } finally {
+      taken();
     }
   };
 
-  function begin(domainId: string): Promise<void> {
+  function begin(domainId: string, taken = Promise.withResolvers<void>()): Round {
     const lane = lanes.get(domainId);
     if (lane) lane.next = undefined;
-    const running: Promise<void> = round(domainId).finally(() => {
+    const done: Promise<void> = round(domainId, taken.resolve).finally(() => {
       const current = lanes.get(domainId);
-      if (current?.running === running && !current.next) lanes.delete(domainId);
+      if (current?.running.done === done && !current.next) lanes.delete(domainId);
     });
+    const running = { done, taken: taken.promise };
     if (lane) lane.running = running;
     else lanes.set(domainId, { running });
     return running;
   }
 
-  function settleOne(domainId: string): Promise<void> {
+  /** The round that records what is due for the domain now: one that begins now, or the one after the running one. */
+  function roundFor(domainId: string): Round {
     const lane = lanes.get(domainId);
     if (!lane) return begin(domainId);
-    return (lane.next ??= lane.running.then(() => begin(domainId)));
+    if (!lane.next) {
+      const taken = Promise.withResolvers<void>();
+      lane.next = { done: lane.running.done.then(() => begin(domainId, taken).done), taken: taken.promise };
+    }
+    return lane.next;
   }
 
   const settle = async (domainIds: Iterable<string>) => {
-    await Promise.all([...new Set(domainIds)].map(settleOne));
+    await Promise.all([...new Set(domainIds)].map((domainId) => roundFor(domainId).done));
+  };
+
+  const recording = (domainId: string) => {
+    const lane = lanes.get(domainId);
+    return lane && (lane.next ?? lane.running).done;
   };
 
   return {
+    async record(domainIds) {
+      await Promise.all([...new Set(domainIds)].map((domainId) => roundFor(domainId).taken));
+    },
     settle,
+    recording,
+    async drain() {
+      while (lanes.size > 0) await Promise.all([...lanes.keys()].map(recording));
+    },
     async settleLeftovers() {
       const rows = await orm.em.fork().execute<{ domainId: string }[]>(`select distinct "domain_id" as "domainId" from "revision_due"`);
       await settle(rows.map((row) => row.domainId));
@@ -264,24 +306,29 @@ const raced = (error: unknown) => isBrokenOffForAnother(error) || sqlStateOf(err
 const ROUND_ATTEMPTS = 5;
 
 /** One round of a domain (see `createRevisionRecorder`). */
-async function recordRound(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
+/**
+ * One round of a domain (see `createRevisionRecorder`); `taken()` once what it records is fixed: its
+ * due rows read with what they changed, or (the longer way) taken under the domain's lock.
+ */
+async function recordRound(orm: MikroORM, services: AppServices, domainId: string, taken: () => void): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await recordOnce(orm, services, domainId);
+      return await recordOnce(orm, services, domainId, taken);
     } catch (error) {
       if (attempt >= ROUND_ATTEMPTS || !raced(error)) throw error;
     }
   }
 }
 
-async function recordOnce(orm: MikroORM, services: AppServices, domainId: string): Promise<void> {
+async function recordOnce(orm: MikroORM, services: AppServices, domainId: string, taken: () => void): Promise<void> {
   const em = orm.em.fork();
   const [read] = await readDue(em, { domainId });
-  if (!read) return; // the domain is gone (and its due rows with it)
-  const due = read.due ?? [];
-  if (due.length === 0 && read.base) return; // recorded by another round already
+  const due = read?.due ?? [];
+  // The domain is gone (and its due rows with it), or another round recorded them already.
+  if (!read || (due.length === 0 && read.base)) return taken();
   const tables = new Set(due.flatMap((row) => row.tables));
   if (read.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
+    taken(); // what this revision holds is read: a write that commits from now on is not in it
     const revision = await revisionFromChanges(em, domainId, read.base, [...new Set(due.flatMap((row) => row.embeddings))], read);
     await storeRevision(em, domainId, revision, madeBy(due), { due: due.map((row) => row.id), base: read.base.number });
     return;
@@ -289,11 +336,12 @@ async function recordOnce(orm: MikroORM, services: AppServices, domainId: string
   // The longer way reads in several statements: under the domain's row lock, no write commits meanwhile.
   await orm.em.fork().transactional(async (tx) => {
     await tx.execute(`select "id" from "domain" where "id" = ? for no key update`, [domainId]);
-    const taken = await takeAll(tx, domainId);
-    const revision = await nextRevision(tx, services, domainId, [...new Set(taken.flatMap((row) => row.embeddings))]);
+    const rows = await takeAll(tx, domainId);
+    taken(); // writers wait for the lock until this commits
+    const revision = await nextRevision(tx, services, domainId, [...new Set(rows.flatMap((row) => row.embeddings))]);
     if (!revision) return;
-    if (taken.length === 0 && revision.base !== null) return; // recorded by another round already
-    await storeRevision(tx, domainId, revision, madeBy(taken), { due: [], base: revision.base });
+    if (rows.length === 0 && revision.base !== null) return; // recorded by another round already
+    await storeRevision(tx, domainId, revision, madeBy(rows), { due: [], base: revision.base });
   });
 }
 

@@ -19,6 +19,13 @@ import type { Revision, RevisionDiff } from './revision.contract.ts';
 
 const DEFAULT_PAGE = 20;
 
+/**
+ * Records what is due for the domain before its revisions are read: a write is answered before
+ * its revision is kept (revision-recorder.ts), and what a caller was answered shows here, whichever
+ * process answered it.
+ */
+const caughtUp = (ctx: RequestContext, domainId: string) => ctx.services.revisions.settle([domainId]);
+
 const toRevision = ({ number, hash, legalHash, legal, createdAt, key, restoredFrom }: RevisionMeta): Revision => ({
   number,
   hash,
@@ -35,6 +42,7 @@ export async function listRevisions(
   query: { before?: number; limit?: number } = {},
 ): Promise<{ revisions: Revision[]; nextCursor: string | null }> {
   const domain = await reachDomain(ctx, scope);
+  await caughtUp(ctx, domain.id);
   const limit = query.limit ?? DEFAULT_PAGE;
   const rows = await revisionsOf(ctx.em, domain.id, { before: query.before ?? null, limit: limit + 1 });
   const page = rows.slice(0, limit);
@@ -53,6 +61,7 @@ export async function getRevision(
   number: number,
 ): Promise<Revision & { configuration: PublishedConfiguration }> {
   const domain = await reachDomain(ctx, scope);
+  await caughtUp(ctx, domain.id);
   const { configuration, ...meta } = await revisionWithConfiguration(ctx, domain.id, number);
   return { ...toRevision(meta), configuration };
 }
@@ -66,6 +75,7 @@ export async function revisionByHash(ctx: RequestContext, domainId: string, hash
 /** What changed between two revisions (`against` defaults to the newest one before `number`), older to newer. */
 export async function diffRevisions(ctx: RequestContext, scope: DomainScope, number: number, against?: number): Promise<RevisionDiff> {
   const domain = await reachDomain(ctx, scope);
+  await caughtUp(ctx, domain.id);
   // By default the one before it that is still kept (retention may have removed some in between).
   const other = against ?? (await revisionsOf(ctx.em, domain.id, { before: number, limit: 1 }))[0]?.number;
   if (other === undefined) {
@@ -102,6 +112,7 @@ export async function restoreRevision(ctx: RequestContext, scope: DomainScope, n
     await restoreTheme(em, domain.id, configuration);
     await restoreLocales(em, domain.id, configuration);
   });
+  await caughtUp(ctx, scope.domainId);
   const [newest] = await revisionsOf(ctx.em, scope.domainId, { before: null, limit: 1 });
   return toRevision(newest!);
 }

@@ -31,6 +31,11 @@ describe('configuration revisions', () => {
     return answer.body.revisions;
   };
   const newest = async () => (await revisions())[0]!;
+  /** How many revisions, and the newest's number, as stored: what the API reads records the domain's due rows first. */
+  const storedRevisions = async () =>
+    (await service.database.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as "n" from "configuration_revision" where "domain_id" = ?`, [domain.domainId]))[0]!.n;
+  const newestStored = async () =>
+    (await service.database.orm.em.fork().execute<{ n: number }[]>(`select max("number")::int as "n" from "configuration_revision" where "domain_id" = ?`, [domain.domainId]))[0]!.n;
   const count = async () => (await revisions()).length;
   /** The content revision the banner serves now. */
   const bannerRevision = async () =>
@@ -109,9 +114,12 @@ describe('configuration revisions', () => {
     // The round reads no bucket: the one before kept the buckets it made (bucket-cache.ts). Forgotten, they are read
     // (one statement more), and the revision is the same either way.
     const counter = service.database.statements;
+    // The write and its round (which stores after the write is answered).
     const statementsOf = async (write: () => Promise<unknown>) => {
+      await service.services.revisions.drain();
       const before = counter.total;
       await write();
+      await service.services.revisions.drain();
       return counter.total - before;
     };
     expect(await statementsOf(() => ok('PUT', `/embedding/${services[50]!.id}`, { purpose: 'cdcbd7c' }))).toBe(3);
@@ -307,7 +315,8 @@ describe('configuration revisions', () => {
     await em.execute(`insert into "revision_due" ("domain_id", "key_id", "key_name", "tables") values (?, null, 'left behind', '{domain}')`, [
       domain.domainId,
     ]);
-    const before = await count();
+    // Counted in the database: reading the revisions through the API would record the due row first.
+    const before = await storedRevisions();
     await service.services.revisions.settleLeftovers();
     const after = await revisions();
     expect(after.length).toBe(before + 1);
@@ -317,6 +326,44 @@ describe('configuration revisions', () => {
     // Nothing left: a further round records nothing.
     await service.services.revisions.settle([domain.domainId]);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('answers a write once its round has read what it records, not once it is stored; the revisions and the banner show the write at once', async () => {
+    const em = service.database.orm.em.fork();
+    const embedding = await ok('POST', '/embedding', embeddingPayload({ name: 'Slow store' }));
+    const before = await count();
+    const STORE_MS = 600;
+    // Every revision store of this domain takes STORE_MS longer until the trigger goes.
+    await em.execute(`create function "slow_revision"() returns trigger language plpgsql as $$
+      begin perform pg_sleep(${STORE_MS / 1000}); return new; end $$`);
+    await em.execute(`create trigger "slow_revision" before insert on "configuration_revision"
+      for each row when (new."domain_id" = '${domain.domainId}') execute function "slow_revision"()`);
+    try {
+      const started = performance.now();
+      await ok('PUT', `/embedding/${embedding.id}`, { vendor: 'Answered Early Ltd' });
+      expect(performance.now() - started).toBeLessThan(STORE_MS);
+      // Asked right after the answer, both wait for the round of this process and see the write.
+      const [banner, listed] = await Promise.all([
+        fetch(`${service.baseUrl}/app.js?domain=${domain.domainId}`).then((answer) => answer.text()),
+        revisions(),
+      ]);
+      expect(banner).toContain('Answered Early Ltd');
+      expect(listed).toHaveLength(before + 1);
+      expect(listed[0]!.hash).toBe(await bannerRevision());
+      // A write that follows an answer is never in the answered write's revision.
+      await ok('PUT', `/embedding/${embedding.id}`, { vendor: 'Second Ltd' });
+      await ok('PUT', `/embedding/${embedding.id}`, { vendor: 'Third Ltd' });
+      expect(await count()).toBe(before + 3);
+    } finally {
+      await em.execute(`drop trigger "slow_revision" on "configuration_revision"`);
+      await em.execute(`drop function "slow_revision"()`);
+    }
+    const vendors = await Promise.all([1, 2, 3].map(async (back) => {
+      const { number } = (await revisions())[back - 1]!;
+      const detail = await ok('GET', `/revision/${number}`);
+      return detail.configuration.embeddings.find((found: { id: string }) => found.id === embedding.id).vendor;
+    }));
+    expect(vendors).toEqual(['Third Ltd', 'Second Ltd', 'Answered Early Ltd']);
   });
 
   it('tries a failed round again by itself: the banner catches up without a further write', async () => {
@@ -360,7 +407,7 @@ describe('configuration revisions', () => {
     const published = (await readPublishedConfiguration(service.database.orm, service.services, domain.domainId))!;
     const { manifest, parts } = manifestOf(published);
     const revision = { manifest, parts, hash: contentHashOf(manifest), legalHash: legalHashOf(manifest, published.locales) };
-    const base = (await newest()).number;
+    const base = await newestStored(); // not through the API, which would record the due row first
     const made = { key: { id: null, name: 'racer' } };
     const refused = async (claim: { due: number[]; base: number | null }) => {
       const error = await storeRevision(em, domain.domainId, revision, made, claim).then(() => null, (caught: unknown) => caught);
@@ -370,7 +417,7 @@ describe('configuration revisions', () => {
     await refused({ due: [dueId], base: base - 1 }); // the revision it built on is no longer the newest
     // Nothing was kept: the due row is still there, and no revision was stored.
     expect(await dueRows()).toBe(1);
-    expect((await newest()).number).toBe(base);
+    expect(await newestStored()).toBe(base);
     const stored = await storeRevision(em, domain.domainId, revision, made, { due: [dueId], base });
     expect(stored).toMatchObject({ number: base + 1, hash: await bannerRevision(), key: { id: null, name: 'racer' } });
     expect(await dueRows()).toBe(0);
