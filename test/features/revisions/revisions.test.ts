@@ -484,9 +484,14 @@ describe('configuration revisions', () => {
     for (let i = 0; i < 20; i++) {
       await ok('POST', '/embedding', embeddingPayload({ name: `Service ${i}`, description: 'x'.repeat(500) }));
     }
-    const grown = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    // As stored once the last write's round has stored (which comes after the write's answer).
+    const storage = async () => {
+      await service.services.revisions.drain();
+      return revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    };
+    const grown = await storage();
     for (let i = 0; i < 40; i++) await ok('PUT', '/placeholder', [{ name: 'Counter', value: String(i) }]);
-    const after = await revisionStorageOf(service.database.orm.em.fork(), domain.domainId);
+    const after = await storage();
     const snapshotBytes = JSON.stringify((await ok('GET', `/revision/${after.revisions}`)).configuration).length;
     const perRevision = (after.bytes - grown.bytes) / (after.revisions - grown.revisions);
     expect(after.revisions - grown.revisions).toBe(40);
