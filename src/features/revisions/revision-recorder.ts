@@ -305,7 +305,6 @@ const raced = (error: unknown) => isBrokenOffForAnother(error) || sqlStateOf(err
 /** Reads and stores a round tries before it fails (and is tried again later). */
 const ROUND_ATTEMPTS = 5;
 
-/** One round of a domain (see `createRevisionRecorder`). */
 /**
  * One round of a domain (see `createRevisionRecorder`); `taken()` once what it records is fixed: its
  * due rows read with what they changed, or (the longer way) taken under the domain's lock.
