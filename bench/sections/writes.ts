@@ -33,7 +33,6 @@ function halfTheBaseline(what: string, row: Row) {
     measured: `${ratioText(row.ratio)}, ${fmt(row.service.statements, 1)} statements against ${fmt(row.peer!.measured.statements, 1)}`,
     met: row.ratio!.median >= 0.5,
     why: 'the baseline keeps no revisions. Each of the service’s writes is answered once its domain’s revision round has read what it records, after the round before it has stored (writes that commit meanwhile share a round, hence fewer than two statements per request); a round costs the service and the database CPU on a machine the load generator shares. Answered after the store instead (before 2a13566), creates ran 12 % and deletes 9 % slower in interleaved A/B runs; answered as soon as they commit they ran some 16 % faster still, but then a client’s next write can fall into the revision of the one before, which the history must not allow, and overlapping rounds (the next reading while one stores) cost more CPU than they saved (0.78× in A/B). Creates and deletes fall furthest: they add or remove embeddings of a large domain (some 6,000 here), and past 64 embeddings a round rewrites, per embedding added or removed, a whole bucket of the manifest (about 11 KB at 5,000); the bucket layout goes into the legal hash by which the banner decides to ask visitors again, so a new layout must keep that hash for unchanged embeddings. The writers of one domain queue on its row lock, each holding it through its commit’s WAL flush',
-
   });
 }
 
