@@ -18,6 +18,7 @@ import { Migration20261126190000_revision_round } from './Migration2026112619000
 import { Migration20261126200000_quiet_tables } from './Migration20261126200000_quiet_tables.ts';
 import { Migration20261126210000_lz4_parts } from './Migration20261126210000_lz4_parts.ts';
 import { Migration20261127000000_after_domain_lock } from './Migration20261127000000_after_domain_lock.ts';
+import { Migration20261127120000_bucket_deltas } from './Migration20261127120000_bucket_deltas.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126200000_quiet_tables', class: Migration20261126200000_quiet_tables },
   { name: 'Migration20261126210000_lz4_parts', class: Migration20261126210000_lz4_parts },
   { name: 'Migration20261127000000_after_domain_lock', class: Migration20261127000000_after_domain_lock },
+  { name: 'Migration20261127120000_bucket_deltas', class: Migration20261127120000_bucket_deltas },
 ];

@@ -60,8 +60,12 @@ export const embeddingLegalHash = (embedding: Embedding): string =>
     }),
   );
 
-/** A part: its JSON text as stored and its hash. */
-export type Part = { hash: string; text: string };
+/**
+ * A part: its hash and its JSON text as stored. With `base`, the text stored is a bucket's change
+ * (`BucketDelta`) to the bucket stored under that hash, and `hash` stays the hash of the whole
+ * bucket's text.
+ */
+export type Part = { hash: string; text: string; base?: string };
 
 export const partOf = (value: unknown): Part => {
   const text = JSON.stringify(value);
@@ -84,6 +88,19 @@ export function bucketPartOf(entries: ManifestEmbedding[]): { ref: BucketRef; pa
   const sorted = [...entries].sort(byId);
   const part = partOf(sorted);
   return { ref: [part.hash, sha256(JSON.stringify(sorted.map(([, , legal]) => legal)))], part, sorted };
+}
+
+/**
+ * How a bucket is stored when a write changed a few of its entries: the ids that left it (or
+ * changed) and the entries that came in, against the bucket it was made from. A bucket holds some
+ * 11 KB of entries at 5,000 embeddings; its change, one entry.
+ */
+export type BucketDelta = { drop: string[]; put: ManifestEmbedding[] };
+
+/** The bucket's entries after `delta` (sorted by id, as `bucketPartOf` stores them). */
+export function applyBucketDelta(entries: readonly ManifestEmbedding[], delta: BucketDelta): ManifestEmbedding[] {
+  const dropped = new Set(delta.drop);
+  return [...entries.filter(([id]) => !dropped.has(id)), ...delta.put].sort(byId);
 }
 
 /** The node of a set of embeddings, and the parts of its buckets with their entries (as `bucketPartOf` gives them). */

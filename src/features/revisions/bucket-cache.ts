@@ -1,43 +1,52 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ManifestEmbedding } from '../banner/configuration-manifest.ts';
-import { partsByHash } from './revision-store.ts';
+import { bucketsOf, type StoredBucket } from './revision-store.ts';
 
 /**
  * The entries of a large domain's embedding buckets (banner/configuration-manifest.ts), kept in
- * the process by the bucket part's hash, so that a revision round after a write reads none from
- * the database: the round that made a bucket keeps it, the next one changes it and keeps the new
- * one. A part is named by the hash of its content, so a kept bucket is what the database holds
- * under that hash, whoever stored it; another process's buckets are read once. The least recently
- * used go first, past MAX_ENTRIES embeddings' entries in all.
+ * the process by the bucket part's hash with how they are stored (`StoredBucket`), so that a
+ * revision round after a write reads none from the database: the round that made a bucket keeps
+ * it, the next one changes it and keeps the new one. A part is named by the hash of its content,
+ * so a kept bucket is what the database holds under that hash, whoever stored it; another
+ * process's buckets are read once. The least recently used go first, past MAX_ENTRIES embeddings'
+ * entries in all.
  */
 
 const MAX_ENTRIES = 50_000;
 
-const buckets = new Map<string, readonly ManifestEmbedding[]>();
+const buckets = new Map<string, StoredBucket>();
 let entries = 0;
 
 const keyOf = (domainId: string, hash: string) => `${domainId}/${hash}`;
 
-/** Keeps a bucket's entries (as stored under `hash`: sorted by id). */
-export function keepBucket(domainId: string, hash: string, bucket: readonly ManifestEmbedding[]): void {
+/** Keeps a bucket (its entries as stored under `hash`: sorted by id). */
+export function keepBucket(domainId: string, hash: string, bucket: StoredBucket): void {
   const key = keyOf(domainId, hash);
   const old = buckets.get(key);
   if (old) {
     buckets.delete(key);
-    entries -= old.length;
+    entries -= old.entries.length;
   }
   buckets.set(key, bucket);
-  entries += bucket.length;
+  entries += bucket.entries.length;
   for (const [oldest, kept] of buckets) {
     if (entries <= MAX_ENTRIES) break;
     buckets.delete(oldest);
-    entries -= kept.length;
+    entries -= kept.entries.length;
   }
 }
 
-/** The buckets' entries by hash: those kept, the others read in one statement (and kept). */
-export async function bucketsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, readonly ManifestEmbedding[]>> {
-  const found = new Map<string, readonly ManifestEmbedding[]>();
+/** Forgets a bucket a round has just replaced: the domain's next rounds build on the one that replaced it. */
+export function forgetBucket(domainId: string, hash: string): void {
+  const key = keyOf(domainId, hash);
+  const kept = buckets.get(key);
+  if (!kept) return;
+  buckets.delete(key);
+  entries -= kept.entries.length;
+}
+
+/** The buckets by hash: those kept, the others read in one statement (and kept). */
+export async function bucketsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, StoredBucket>> {
+  const found = new Map<string, StoredBucket>();
   const missing: string[] = [];
   for (const hash of hashes) {
     const key = keyOf(domainId, hash);
@@ -49,8 +58,7 @@ export async function bucketsByHash(em: EntityManager, domainId: string, hashes:
       found.set(hash, kept);
     } else missing.push(hash);
   }
-  for (const [hash, body] of await partsByHash(em, domainId, missing)) {
-    const bucket = body as ManifestEmbedding[];
+  for (const [hash, bucket] of await bucketsOf(em, domainId, missing)) {
     keepBucket(domainId, hash, bucket);
     found.set(hash, bucket);
   }

@@ -2,6 +2,7 @@ import { type EntityManager, type MikroORM, sql } from '@mikro-orm/postgresql';
 import { type AppServices, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import {
   bucketOf,
+  type BucketDelta,
   bucketPartOf,
   contentHashOf,
   embeddingEntryOf,
@@ -24,8 +25,8 @@ import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from 
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
-import { bucketsByHash, keepBucket } from './bucket-cache.ts';
-import { hashesOf, newestManifest, readRevisions, storeRevision } from './revision-store.ts';
+import { bucketsByHash, forgetBucket, keepBucket } from './bucket-cache.ts';
+import { BUCKET_DELTAS, hashesOf, newestManifest, readRevisions, type StoredBucket, storeRevision } from './revision-store.ts';
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
@@ -456,41 +457,52 @@ async function nextEmbeddings(
   const keep = (entries: readonly ManifestEmbedding[]) => entries.filter((entry) => !changed.has(entry[0]));
   if ('inline' in previous) {
     const { node, parts, buckets } = embeddingsNodeOf([...keep(previous.inline), ...fresh]);
-    for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, bucket.sorted);
+    for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, { entries: bucket.sorted, depth: 0 });
     return { node, parts, known: [] };
   }
   const affected = new Set([...changed].map(bucketOf));
   const refs = previous.buckets.flatMap((bucket, index) => (bucket && affected.has(index) ? [bucket[0]] : []));
   const loaded = await bucketsByHash(em, domainId, refs);
-  const entriesOf = (index: number, bodies: Map<string, readonly ManifestEmbedding[]>) => {
+  const entriesOf = (index: number, stored: Map<string, StoredBucket>) => {
     const bucket = previous.buckets[index];
-    return bucket ? bodies.get(bucket[0])! : [];
+    return bucket ? stored.get(bucket[0])!.entries : [];
   };
-  const next = new Map<number, ManifestEmbedding[]>();
+  /** Per affected bucket, its entries after the changes and those that came in. */
+  const next = new Map<number, { entries: ManifestEmbedding[]; put: ManifestEmbedding[] }>();
   let count = previous.count;
   for (const index of affected) {
     const before = entriesOf(index, loaded);
-    const after = [...keep(before), ...fresh.filter(([id]) => bucketOf(id) === index)];
-    count += after.length - before.length;
-    next.set(index, after);
+    const put = fresh.filter(([id]) => bucketOf(id) === index);
+    const entries = [...keep(before), ...put];
+    count += entries.length - before.length;
+    next.set(index, { entries, put });
   }
-  const known = [...loaded.values()].flatMap((entries) => entries.map(([, part]) => part));
+  const known = [...loaded.values()].flatMap((bucket) => bucket.entries.map(([, part]) => part));
   if (count <= INLINE_EMBEDDINGS) {
     // Few again: every bucket is read, and the list goes back into the manifest.
     const rest = await bucketsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
-    const all = previous.buckets.flatMap((_, index) => next.get(index) ?? entriesOf(index, rest));
+    const all = previous.buckets.flatMap((_, index) => next.get(index)?.entries ?? entriesOf(index, rest));
     const { node, parts } = embeddingsNodeOf(all);
     return { node, parts, known };
   }
   const parts: Part[] = [];
   const buckets = previous.buckets.map((bucket, index) => {
-    const entries = next.get(index);
-    if (!entries) return bucket;
-    const built = bucketPartOf(entries);
+    const change = next.get(index);
+    if (!change) return bucket;
+    const built = bucketPartOf(change.entries);
     if (!built) return null;
-    parts.push(built.part);
-    // The next round of this domain changes it again, most likely.
-    keepBucket(domainId, built.part.hash, built.sorted);
+    if (bucket && built.part.hash === bucket[0]) return bucket; // the same entries: stored and kept already
+    const base = bucket ? loaded.get(bucket[0])! : undefined;
+    // Stored as its change to the bucket it was made from, unless that one ends a long chain of changes already.
+    const depth = base && base.depth < BUCKET_DELTAS ? base.depth + 1 : 0;
+    if (depth === 0) parts.push(built.part);
+    else {
+      const delta: BucketDelta = { drop: base!.entries.flatMap(([id]) => (changed.has(id) ? [id] : [])), put: change.put };
+      parts.push({ hash: built.part.hash, text: JSON.stringify(delta), base: bucket![0] });
+    }
+    // The next round of this domain changes it again, most likely; the one it replaced is needed no more.
+    keepBucket(domainId, built.part.hash, { entries: built.sorted, depth });
+    if (bucket) forgetBucket(domainId, bucket[0]);
     return built.ref;
   });
   return { node: { count, buckets }, parts, known };

@@ -22,24 +22,29 @@ export async function pruneRevisions(
   );
   let parts = 0;
   for (const domainId of new Set(removed.map((row) => row.domainId))) {
-    // What the remaining revisions name: in their manifests, and inside the buckets of a large domain's embeddings.
+    // What the remaining revisions name: in their manifests, and for a large domain's embeddings their buckets, the
+    // buckets those are stored as changes of (down to a whole copy), and the embeddings inside all of them (those a
+    // later change dropped too: kept a while longer, never one too few).
     const result = await connection.execute(
-      `with "named" as (
+      `with recursive "buckets" ("hash") as (
+         select json_array_elements(r."manifest" -> 'embeddings' -> 'buckets') ->> 0 from "configuration_revision" r where r."domain_id" = ?
+         union
+         select p."base" from "buckets" b join "configuration_part" p on p."domain_id" = ? and p."hash" = b."hash" where p."base" is not null
+       ), "named" as (
          select h from "configuration_revision" r, lateral (
            select r."manifest" ->> 'domain' union all select r."manifest" ->> 'placeholders' union all select r."manifest" ->> 'theme'
            union all select json_array_elements(r."manifest" -> 'embeddings' -> 'inline') ->> 1
-           union all select json_array_elements(r."manifest" -> 'embeddings' -> 'buckets') ->> 0
            union all select json_array_elements_text(r."manifest" -> 'locales')
          ) as kept(h)
          where r."domain_id" = ? and h is not null
        ), "inside" as (
-         select json_array_elements(p."body") ->> 1 as h from "configuration_part" p
-         where p."domain_id" = ? and p."hash" in (
-           select json_array_elements(r."manifest" -> 'embeddings' -> 'buckets') ->> 0 from "configuration_revision" r where r."domain_id" = ?)
+         select json_array_elements(case when p."base" is null then p."body" else p."body" -> 'put' end) ->> 1 as h from "configuration_part" p
+         where p."domain_id" = ? and p."hash" in (select "hash" from "buckets")
        )
        delete from "configuration_part" p
-       where p."domain_id" = ? and p."hash" not in (select h from "named" union select h from "inside" where h is not null)`,
-      [domainId, domainId, domainId, domainId],
+       where p."domain_id" = ? and p."hash" not in (
+         select h from "named" union select "hash" from "buckets" where "hash" is not null union select h from "inside" where h is not null)`,
+      [domainId, domainId, domainId, domainId, domainId],
       'run',
     );
     parts += (result as { affectedRows?: number }).affectedRows ?? 0;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared, executeWithParameters } from '../../db/prepared-statements.ts';
-import type { Manifest, ManifestEmbedding, Part } from '../banner/configuration-manifest.ts';
+import { applyBucketDelta, type BucketDelta, type Manifest, type ManifestEmbedding, type Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 
 /**
@@ -8,8 +8,13 @@ import type { PublishedConfiguration } from '../banner/published-configuration.t
  * hashes (banner/configuration-manifest.ts); each part — the domain's settings, one embedding with
  * its assets, the placeholders, the theme, one locale — is stored once per domain and content. A
  * write that changes one embedding adds that embedding's part and a manifest, however large the
- * rest is.
+ * rest is. A large domain's embedding bucket is stored as its change against the bucket it was made
+ * from (`BucketDelta`, the `base` column), a whole copy after every BUCKET_DELTAS changes: see
+ * `bucketsOf`.
  */
+
+/** Changes stored one after another on a bucket before it is stored whole again (a read follows at most so many). */
+export const BUCKET_DELTAS = 15;
 
 /** A revision without its configuration. */
 export type RevisionMeta = {
@@ -26,6 +31,10 @@ export type RevisionMeta = {
   /** The revision it restored, if a restore made it. */
   restoredFrom: number | null;
 };
+
+/** The buckets a manifest names (none while its embeddings are inline). */
+export const bucketHashesOf = (manifest: Manifest): string[] =>
+  'inline' in manifest.embeddings ? [] : manifest.embeddings.buckets.flatMap((bucket) => (bucket ? [bucket[0]] : []));
 
 /** Every part hash a manifest names itself (a bucketed one: its buckets', not the embeddings' inside them). */
 export const hashesOf = (manifest: Manifest): string[] => [
@@ -55,6 +64,47 @@ export async function partsByHash(em: EntityManager, domainId: string, hashes: r
     [domainId, `{${[...new Set(hashes)].join(',')}}`],
   );
   return new Map(rows.map((part) => [part.hash, typeof part.body === 'string' ? JSON.parse(part.body) : part.body]));
+}
+
+/** A bucket as stored: its entries, and the changes it is stored as since its last whole copy (0: stored whole). */
+export type StoredBucket = { entries: readonly ManifestEmbedding[]; depth: number };
+
+/**
+ * Buckets by hash, each made whole from its chain — the bucket's change, the change before, down
+ * to a whole copy — read in one statement that follows the `base` column.
+ */
+export async function bucketsOf(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, StoredBucket>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await executePrepared<{ hash: string; base: string | null; body: ManifestEmbedding[] | BucketDelta | string }>(
+    em,
+    `with recursive "chain" ("hash", "base", "body", "steps") as (
+       select p."hash", p."base", p."body", 0 from unnest(?::text[]) as h("hash"),
+         lateral (select p."hash", p."base", p."body" from "configuration_part" p where p."domain_id" = ? and p."hash" = h."hash") as p
+       union all
+       select p."hash", p."base", p."body", c."steps" + 1 from "chain" c
+         join "configuration_part" p on p."domain_id" = ? and p."hash" = c."base"
+         where c."steps" < 1000
+     )
+     select "hash", "base", "body" from "chain"`,
+    [`{${[...new Set(hashes)].join(',')}}`, domainId, domainId],
+  );
+  const stored = new Map(rows.map((row) => [row.hash, { base: row.base, body: typeof row.body === 'string' ? JSON.parse(row.body) : row.body }]));
+  const whole = new Map<string, StoredBucket>();
+  const resolve = (hash: string): StoredBucket => {
+    const known = whole.get(hash);
+    if (known) return known;
+    const part = stored.get(hash);
+    if (!part) throw new Error(`configuration part ${hash} of domain ${domainId} is missing`);
+    let bucket: StoredBucket;
+    if (part.base === null) bucket = { entries: part.body as ManifestEmbedding[], depth: 0 };
+    else {
+      const base = resolve(part.base);
+      bucket = { entries: applyBucketDelta(base.entries, part.body as BucketDelta), depth: base.depth + 1 };
+    }
+    whole.set(hash, bucket);
+    return bucket;
+  };
+  return new Map(hashes.map((hash) => [hash, resolve(hash)]));
 }
 
 type RevisionRow = {
@@ -102,10 +152,12 @@ export type RoundClaim = { due: readonly number[]; base: number | null };
  * is some 10 KB). PostgreSQL parses that array once to check it and once to split it, and
  * `json_array_elements` gives each element's text as it was sent, so the stored body is the part's
  * text. (Pairs of hash and body in one array were parsed twice more: `->` and `->>` on a `json`
- * element read it again from its start.)
+ * element read it again from its start.) The bases (for a bucket's change; NULL for a whole part)
+ * go as a third array.
  */
-const partsParameters = (parts: readonly Part[]): [hashes: string, bodies: string] => [
+const partsParameters = (parts: readonly Part[]): [hashes: string, bases: string, bodies: string] => [
   `{${parts.map((part) => part.hash).join(',')}}`,
+  `{${parts.map((part) => part.base ?? 'NULL').join(',')}}`,
   `[${parts.map((part) => part.text).join(',')}]`,
 ];
 
@@ -144,8 +196,8 @@ export async function storeRevision(
        select not exists (select 1 from "latest" where "hash" = ?) as "yes",
          set_config('synchronous_commit', 'off', true) as "unhurried"
      ), "parts" as (
-       insert into "configuration_part" ("domain_id", "hash", "body")
-       select ?, (?::text[])[p."ord"::int], p."body" from json_array_elements(?::json) with ordinality as p("body", "ord")
+       insert into "configuration_part" ("domain_id", "hash", "base", "body")
+       select ?, (?::text[])[p."ord"::int], (?::text[])[p."ord"::int], p."body" from json_array_elements(?::json) with ordinality as p("body", "ord")
        where (select "yes" from "changed")
        on conflict do nothing
      )
@@ -208,18 +260,21 @@ export async function readRevisions(
       );
   if (rows.length === 0) return [];
   const manifests = rows.map(manifestOf);
-  const bodies = await partsByHash(em, domainId, manifests.flatMap(hashesOf));
+  // A bucketed manifest's embeddings are named inside its buckets: a statement reads those first.
+  const buckets = await bucketsOf(em, domainId, [...new Set(manifests.flatMap(bucketHashesOf))]);
+  const entriesOf = (manifest: Manifest): readonly ManifestEmbedding[] =>
+    'inline' in manifest.embeddings
+      ? manifest.embeddings.inline
+      : manifest.embeddings.buckets.flatMap((bucket) => (bucket ? buckets.get(bucket[0])!.entries : [])).sort(([a], [b]) => (a < b ? -1 : 1));
+  const named = manifests.flatMap((manifest) => [
+    ...hashesOf(manifest).filter((hash) => !buckets.has(hash)),
+    ...entriesOf(manifest).map(([, part]) => part),
+  ]);
+  const bodies = await partsByHash(em, domainId, named);
   const body = <T>(hash: string): T => {
     if (!bodies.has(hash)) throw new Error(`configuration part ${hash} of domain ${domainId} is missing`);
     return bodies.get(hash) as T;
   };
-  // A bucketed manifest's embeddings are named inside its buckets: a second statement reads them.
-  const entriesOf = (manifest: Manifest): ManifestEmbedding[] =>
-    'inline' in manifest.embeddings
-      ? manifest.embeddings.inline
-      : manifest.embeddings.buckets.flatMap((bucket) => (bucket ? body<ManifestEmbedding[]>(bucket[0]) : [])).sort(([a], [b]) => (a < b ? -1 : 1));
-  const missing = manifests.flatMap(entriesOf).map(([, part]) => part).filter((hash) => !bodies.has(hash));
-  for (const [hash, value] of await partsByHash(em, domainId, missing)) bodies.set(hash, value);
   return rows.map((row, i) => {
     const manifest = manifests[i]!;
     // In the order readPublishedConfiguration builds it, so the content hash comes out the same.

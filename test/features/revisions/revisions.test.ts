@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_SETTINGS_KEY_NAME } from '../../../src/features/api-keys/key-ring.ts';
 import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
 import { readPublishedConfiguration } from '../../../src/features/banner/published-configuration.ts';
-import { contentHashOf, legalHashOf, manifestOf, partHash } from '../../../src/features/banner/configuration-manifest.ts';
+import { contentHashOf, legalHashOf, manifestOf, partHash, partOf } from '../../../src/features/banner/configuration-manifest.ts';
 import { forgetBuckets } from '../../../src/features/revisions/bucket-cache.ts';
 import { createRevisionRecorder } from '../../../src/features/revisions/revision-recorder.ts';
-import { revisionStorageOf, storeRevision } from '../../../src/features/revisions/revision-store.ts';
+import { BUCKET_DELTAS, bucketsOf, revisionStorageOf, storeRevision } from '../../../src/features/revisions/revision-store.ts';
 import { pruneRevisions } from '../../../src/features/revisions/revision-retention.ts';
 import { API, createApiKey, embeddingPayload, themePayload, unknownId } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
@@ -102,13 +102,25 @@ describe('configuration revisions', () => {
     await ok('POST', '/onboarding/embeddingsFromCookies', many);
     for (let i = 0; i < 70; i++) await ok('POST', '/embedding', embeddingPayload({ name: `Service ${i}`, assets: [] }));
     expect((await newest()).hash).toBe(await bannerRevision());
-    // Every part is stored as the very text its hash was taken of (the parts go to the database inside one JSON value).
-    const stored = await service.database.orm.em
-      .fork()
-      .getConnection()
-      .execute<{ hash: string; text: string }[]>(`select "hash", "body"::text as "text" from "configuration_part" where "domain_id" = ?`, [domain.domainId]);
-    expect(stored.length).toBeGreaterThan(70);
-    expect(stored.filter((part) => partHash(part.text) !== part.hash)).toEqual([]);
+    // Every part is stored as the very text its hash was taken of (the parts go to the database inside one JSON value),
+    // or, a bucket a write changed, as that change to the bucket before, which made whole hashes to its key.
+    const stored = async () =>
+      service.database.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ hash: string; base: string | null; text: string }[]>(
+          `select "hash", "base", "body"::text as "text" from "configuration_part" where "domain_id" = ?`,
+          [domain.domainId],
+        );
+    const parts = await stored();
+    expect(parts.length).toBeGreaterThan(70);
+    expect(parts.filter((part) => part.base === null && partHash(part.text) !== part.hash)).toEqual([]);
+    const changes = parts.filter((part) => part.base !== null);
+    expect(changes.length).toBeGreaterThan(0);
+    // A change of one embedding is that embedding's entry, not the bucket's some 30 others.
+    expect(Math.max(...changes.map((part) => part.text.length))).toBeLessThan(400);
+    const whole = await bucketsOf(service.database.orm.em.fork(), domain.domainId, changes.map((part) => part.hash));
+    expect(changes.filter((part) => partOf(whole.get(part.hash)!.entries).hash !== part.hash)).toEqual([]);
     const embeddings = (await ok('GET', '/embedding')) as { id: string; name: string }[];
     const services = embeddings.filter((embedding) => embedding.name.startsWith('Service '));
     // The round reads no bucket: the one before kept the buckets it made (bucket-cache.ts). Forgotten, they are read
@@ -126,6 +138,22 @@ describe('configuration revisions', () => {
     expect((await newest()).hash).toBe(await bannerRevision());
     forgetBuckets();
     expect(await statementsOf(() => ok('PUT', `/embedding/${services[51]!.id}`, { purpose: 'cdcbd7c' }))).toBe(4);
+    expect((await newest()).hash).toBe(await bannerRevision());
+    // Many changes of one bucket: a whole copy after BUCKET_DELTAS changes, so no chain grows longer; read back
+    // from the database (nothing kept in the process), the chains make the same revision.
+    for (let i = 0; i < BUCKET_DELTAS + 5; i++) await ok('PUT', `/embedding/${services[52]!.id}`, { name: `Service 52, version ${i}` });
+    expect((await newest()).hash).toBe(await bannerRevision());
+    const [chains] = await service.database.orm.em.fork().execute<{ longest: number }[]>(
+      `with recursive "chain" ("hash", "base", "steps") as (
+         select "hash", "base", 0 from "configuration_part" where "domain_id" = ? and "base" is null
+         union all
+         select p."hash", p."base", c."steps" + 1 from "chain" c join "configuration_part" p on p."domain_id" = ? and p."base" = c."hash"
+       ) select max("steps")::int as "longest" from "chain"`,
+      [domain.domainId, domain.domainId],
+    );
+    expect(chains!.longest).toBe(BUCKET_DELTAS);
+    forgetBuckets();
+    await ok('PUT', `/embedding/${services[52]!.id}`, { name: 'Service 52' });
     expect((await newest()).hash).toBe(await bannerRevision());
     const steps: [string, () => Promise<unknown>][] = [
       ['update one', () => ok('PUT', `/embedding/${services[10]!.id}`, { purpose: 'cdcbd7c' })],
