@@ -82,12 +82,76 @@ const byId = ([a]: ManifestEmbedding, [b]: ManifestEmbedding) => (a < b ? -1 : a
 /** The bucket an embedding goes to once there are many. */
 export const bucketOf = (id: string): number => Number.parseInt(sha256(id).slice(0, 8), 16) % BUCKETS;
 
+/**
+ * A bucket's entries, sorted by id, with the JSON text of each and of each one's legal hash: its
+ * part's text is the entries' texts joined as a JSON array, its legal hash that of the legal
+ * hashes' texts joined so (what `JSON.stringify` of the arrays gives). Kept with a bucket, so that
+ * a changed bucket's texts are joined from those of the entries it keeps, and only the entries
+ * that came in are written out (a bucket holds some 550 entries at 35,000 embeddings).
+ */
+export type BucketEntries = { entries: readonly ManifestEmbedding[]; texts: readonly string[]; legals: readonly string[] };
+
+export const bucketEntriesOf = (sorted: readonly ManifestEmbedding[]): BucketEntries => ({
+  entries: sorted,
+  texts: sorted.map((entry) => JSON.stringify(entry)),
+  legals: sorted.map(([, , legal]) => JSON.stringify(legal)),
+});
+
+export const NO_ENTRIES: BucketEntries = { entries: [], texts: [], legals: [] };
+
+/** A bucket's reference and part (null: an empty bucket, which the manifest names as null). */
+export type BuiltBucket = { ref: BucketRef; part: Part } | null;
+
+function built(bucket: BucketEntries): BuiltBucket {
+  if (bucket.entries.length === 0) return null;
+  const text = `[${bucket.texts.join(',')}]`;
+  const hash = partHash(text);
+  return { ref: [hash, sha256(`[${bucket.legals.join(',')}]`)], part: { hash, text } };
+}
+
 /** One bucket's reference and part, and its entries as the part holds them (null: an empty bucket). */
 export function bucketPartOf(entries: ManifestEmbedding[]): { ref: BucketRef; part: Part; sorted: ManifestEmbedding[] } | null {
-  if (entries.length === 0) return null;
-  const sorted = [...entries].sort(byId);
-  const part = partOf(sorted);
-  return { ref: [part.hash, sha256(JSON.stringify(sorted.map(([, , legal]) => legal)))], part, sorted };
+  const bucket = bucketEntriesOf([...entries].sort(byId));
+  const made = built(bucket);
+  return made && { ...made, sorted: bucket.entries as ManifestEmbedding[] };
+}
+
+/**
+ * A bucket after a change — the entries of `leaving` ids out, `incoming` entries in — built from
+ * its kept texts: the same reference and part as `bucketPartOf` makes of its entries. Also the
+ * entries that left (those of ids in `leaving`).
+ */
+export function changedBucket(
+  before: BucketEntries,
+  leaving: ReadonlySet<string>,
+  incoming: readonly ManifestEmbedding[],
+): { bucket: BucketEntries; built: BuiltBucket; left: ManifestEmbedding[] } {
+  const arriving = [...incoming].sort(byId);
+  const entries: ManifestEmbedding[] = [];
+  const texts: string[] = [];
+  const legals: string[] = [];
+  const left: ManifestEmbedding[] = [];
+  let next = 0;
+  const arrive = (before?: string) => {
+    for (; next < arriving.length && (before === undefined || arriving[next]![0] < before); next++) {
+      const entry = arriving[next]!;
+      entries.push(entry);
+      texts.push(JSON.stringify(entry));
+      legals.push(JSON.stringify(entry[2]));
+    }
+  };
+  before.entries.forEach((entry, i) => {
+    arrive(entry[0]);
+    if (leaving.has(entry[0])) left.push(entry);
+    else {
+      entries.push(entry);
+      texts.push(before.texts[i]!);
+      legals.push(before.legals[i]!);
+    }
+  });
+  arrive();
+  const bucket = { entries, texts, legals };
+  return { bucket, built: built(bucket), left };
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { bucketsOf, type StoredBucket } from './revision-store.ts';
+import { bucketEntriesOf, type BucketEntries } from '../banner/configuration-manifest.ts';
+import { bucketsOf } from './revision-store.ts';
 
 /**
- * The entries of a large domain's embedding buckets (banner/configuration-manifest.ts), kept in
- * the process by the bucket part's hash with how they are stored (`StoredBucket`), so that a
+ * The entries of a large domain's embedding buckets (banner/configuration-manifest.ts), with their
+ * texts (`BucketEntries`) and how many changes the bucket is stored as, kept in
+ * the process by the bucket part's hash, so that a
  * revision round after a write reads none from the database: the round that made a bucket keeps
  * it, the next one changes it and keeps the new one. A part is named by the hash of its content,
  * so a kept bucket is what the database holds under that hash, whoever stored it; another
@@ -13,13 +15,16 @@ import { bucketsOf, type StoredBucket } from './revision-store.ts';
 
 const MAX_ENTRIES = 50_000;
 
-const buckets = new Map<string, StoredBucket>();
+/** A bucket as kept: its entries with their texts, and the changes it is stored as since its last whole copy. */
+export type KeptBucket = BucketEntries & { depth: number };
+
+const buckets = new Map<string, KeptBucket>();
 let entries = 0;
 
 const keyOf = (domainId: string, hash: string) => `${domainId}/${hash}`;
 
 /** Keeps a bucket (its entries as stored under `hash`: sorted by id). */
-export function keepBucket(domainId: string, hash: string, bucket: StoredBucket): void {
+export function keepBucket(domainId: string, hash: string, bucket: KeptBucket): void {
   const key = keyOf(domainId, hash);
   const old = buckets.get(key);
   if (old) {
@@ -45,8 +50,8 @@ export function forgetBucket(domainId: string, hash: string): void {
 }
 
 /** The buckets by hash: those kept, the others read in one statement (and kept). */
-export async function bucketsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, StoredBucket>> {
-  const found = new Map<string, StoredBucket>();
+export async function bucketsByHash(em: EntityManager, domainId: string, hashes: readonly string[]): Promise<Map<string, KeptBucket>> {
+  const found = new Map<string, KeptBucket>();
   const missing: string[] = [];
   for (const hash of hashes) {
     const key = keyOf(domainId, hash);
@@ -58,7 +63,8 @@ export async function bucketsByHash(em: EntityManager, domainId: string, hashes:
       found.set(hash, kept);
     } else missing.push(hash);
   }
-  for (const [hash, bucket] of await bucketsOf(em, domainId, missing)) {
+  for (const [hash, { entries, depth }] of await bucketsOf(em, domainId, missing)) {
+    const bucket = { ...bucketEntriesOf(entries), depth };
     keepBucket(domainId, hash, bucket);
     found.set(hash, bucket);
   }

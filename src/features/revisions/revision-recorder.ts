@@ -1,9 +1,10 @@
 import { type EntityManager, type MikroORM, sql } from '@mikro-orm/postgresql';
 import { type AppServices, domainsReached, perRequest, type RequestContext } from '../../kernel/context.ts';
 import {
-  bucketOf,
   type BucketDelta,
-  bucketPartOf,
+  bucketEntriesOf,
+  bucketOf,
+  changedBucket,
   contentHashOf,
   embeddingEntryOf,
   type EmbeddingsNode,
@@ -13,6 +14,7 @@ import {
   type Manifest,
   type ManifestEmbedding,
   manifestOf,
+  NO_ENTRIES,
   type Part,
   partOf,
 } from '../banner/configuration-manifest.ts';
@@ -25,8 +27,8 @@ import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from 
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
-import { bucketsByHash, forgetBucket, keepBucket } from './bucket-cache.ts';
-import { BUCKET_DELTAS, hashesOf, newestManifest, readRevisions, type StoredBucket, storeRevision } from './revision-store.ts';
+import { bucketsByHash, forgetBucket, keepBucket, type KeptBucket } from './bucket-cache.ts';
+import { BUCKET_DELTAS, hashesOf, newestManifest, readRevisions, storeRevision } from './revision-store.ts';
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
 export const restoresOfRequest = perRequest(() => new Map<string, number>());
@@ -445,7 +447,10 @@ async function revisionFromChanges(em: EntityManager, domainId: string, base: Re
 /**
  * The embeddings' node after the changes: `changed` ids leave, `fresh` (the changed ones still
  * active, as they now read) come in. A bucketed node reads only the buckets the changes fall in
- * (all of them only when the domain drops to few embeddings, and the list goes inline again).
+ * (all of them only when the domain drops to few embeddings, and the list goes inline again); a
+ * changed bucket is stored as its change to the bucket before (`BucketDelta`), a whole copy once
+ * that one ends a chain of BUCKET_DELTAS changes. `known`: the parts of the entries that left
+ * (an embedding written again unchanged has its part stored already).
  */
 async function nextEmbeddings(
   em: EntityManager,
@@ -454,34 +459,36 @@ async function nextEmbeddings(
   changed: Set<string>,
   fresh: ManifestEmbedding[],
 ): Promise<{ node: EmbeddingsNode; parts: Part[]; known: string[] }> {
-  const keep = (entries: readonly ManifestEmbedding[]) => entries.filter((entry) => !changed.has(entry[0]));
   if ('inline' in previous) {
-    const { node, parts, buckets } = embeddingsNodeOf([...keep(previous.inline), ...fresh]);
-    for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, { entries: bucket.sorted, depth: 0 });
+    const { node, parts, buckets } = embeddingsNodeOf([...previous.inline.filter(([id]) => !changed.has(id)), ...fresh]);
+    for (const bucket of buckets) keepBucket(domainId, bucket.part.hash, { ...bucketEntriesOf(bucket.sorted), depth: 0 });
     return { node, parts, known: [] };
+  }
+  const arriving = new Map<number, ManifestEmbedding[]>();
+  for (const entry of fresh) {
+    const index = bucketOf(entry[0]);
+    arriving.set(index, [...(arriving.get(index) ?? []), entry]);
   }
   const affected = new Set([...changed].map(bucketOf));
   const refs = previous.buckets.flatMap((bucket, index) => (bucket && affected.has(index) ? [bucket[0]] : []));
   const loaded = await bucketsByHash(em, domainId, refs);
-  const entriesOf = (index: number, stored: Map<string, StoredBucket>) => {
+  const storedAt = (index: number, stored: Map<string, KeptBucket>) => {
     const bucket = previous.buckets[index];
-    return bucket ? stored.get(bucket[0])!.entries : [];
+    return bucket ? stored.get(bucket[0])! : NO_ENTRIES;
   };
-  /** Per affected bucket, its entries after the changes and those that came in. */
-  const next = new Map<number, { entries: ManifestEmbedding[]; put: ManifestEmbedding[] }>();
+  const next = new Map<number, ReturnType<typeof changedBucket>>();
   let count = previous.count;
   for (const index of affected) {
-    const before = entriesOf(index, loaded);
-    const put = fresh.filter(([id]) => bucketOf(id) === index);
-    const entries = [...keep(before), ...put];
-    count += entries.length - before.length;
-    next.set(index, { entries, put });
+    const before = storedAt(index, loaded);
+    const after = changedBucket(before, changed, arriving.get(index) ?? []);
+    count += after.bucket.entries.length - before.entries.length;
+    next.set(index, after);
   }
-  const known = [...loaded.values()].flatMap((bucket) => bucket.entries.map(([, part]) => part));
+  const known = [...next.values()].flatMap(({ left }) => left.map(([, part]) => part));
   if (count <= INLINE_EMBEDDINGS) {
     // Few again: every bucket is read, and the list goes back into the manifest.
     const rest = await bucketsByHash(em, domainId, previous.buckets.flatMap((bucket, index) => (bucket && !affected.has(index) ? [bucket[0]] : [])));
-    const all = previous.buckets.flatMap((_, index) => next.get(index)?.entries ?? entriesOf(index, rest));
+    const all = previous.buckets.flatMap((_, index) => (next.get(index) ?? { bucket: storedAt(index, rest) }).bucket.entries);
     const { node, parts } = embeddingsNodeOf(all);
     return { node, parts, known };
   }
@@ -489,21 +496,21 @@ async function nextEmbeddings(
   const buckets = previous.buckets.map((bucket, index) => {
     const change = next.get(index);
     if (!change) return bucket;
-    const built = bucketPartOf(change.entries);
-    if (!built) return null;
-    if (bucket && built.part.hash === bucket[0]) return bucket; // the same entries: stored and kept already
+    if (!change.built) return null;
+    const { ref, part } = change.built;
+    if (bucket && part.hash === bucket[0]) return bucket; // the same entries: stored and kept already
     const base = bucket ? loaded.get(bucket[0])! : undefined;
     // Stored as its change to the bucket it was made from, unless that one ends a long chain of changes already.
     const depth = base && base.depth < BUCKET_DELTAS ? base.depth + 1 : 0;
-    if (depth === 0) parts.push(built.part);
+    if (depth === 0) parts.push(part);
     else {
-      const delta: BucketDelta = { drop: base!.entries.flatMap(([id]) => (changed.has(id) ? [id] : [])), put: change.put };
-      parts.push({ hash: built.part.hash, text: JSON.stringify(delta), base: bucket![0] });
+      const delta: BucketDelta = { drop: change.left.map(([id]) => id), put: arriving.get(index) ?? [] };
+      parts.push({ hash: part.hash, text: JSON.stringify(delta), base: bucket![0] });
     }
     // The next round of this domain changes it again, most likely; the one it replaced is needed no more.
-    keepBucket(domainId, built.part.hash, { entries: built.sorted, depth });
+    keepBucket(domainId, part.hash, { ...change.bucket, depth });
     if (bucket) forgetBucket(domainId, bucket[0]);
-    return built.ref;
+    return ref;
   });
   return { node: { count, buckets }, parts, known };
 }
