@@ -157,7 +157,7 @@ const enoughRounds = (round: number, ratios: RatiosOf) =>
 
 /**
  * The same load at every server (the service first), in rounds (see the top of this file).
- * `request(server, round)` gives the load; a timed one (`durationSeconds` left out: BENCH_SECONDS) gets a warm-up first, one of a
+ * `request(server, round)` gives the load (round -1: the warm-up's); a timed one (`durationSeconds` left out: BENCH_SECONDS) gets a warm-up first, one of a
  * fixed `amount` (deletes of distinct ids, a file of paths per round) does not.
  */
 export async function compare(
@@ -170,7 +170,7 @@ export async function compare(
   const timed = request(servers[0]!, 0).amount === undefined;
   const withDuration = (input: LoadInput, seconds: number) => (timed ? { ...input, durationSeconds: input.durationSeconds ?? seconds } : input);
   if (timed && SETTINGS.warmupSeconds > 0) {
-    for (const server of servers) await load({ ...request(server, 0), durationSeconds: SETTINGS.warmupSeconds });
+    for (const server of servers) await load({ ...request(server, -1), durationSeconds: SETTINGS.warmupSeconds });
   }
   const perServer: (Measured & { requests: number; non2xxCount: number })[][] = servers.map(() => []);
   const ratios = () => perServer.slice(1).map((peer) => peer.map((m, round) => perServer[0]![round]!.rps! / m.rps!));

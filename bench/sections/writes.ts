@@ -75,16 +75,26 @@ export async function writes(bench: Bench): Promise<void> {
     why: `${REVISION_ROUND('one (the domain checked and locked, the rows inserted, the revision noted as due)')}`,
   });
 
-  // Many writers at once: creates, then updates of one embedding, then deletes of what was created.
-  const domains = await domainsOf(bench, servers, 'writes', 10);
-  const [create] = await compare(SECTION, 'REST create embedding (16 connections)', servers, (server) => ({
-    url: `${server.base}${domains.get(server)!.path}/embedding`,
+  // Many writers at once: creates, then updates of one embedding, then deletes of what was created. Each round of
+  // creates (and the warm-up) writes to a domain of its own, seeded alike with 10 embeddings, so that every round
+  // measures the same: in one domain, each round would start where the one before left off (a write's revision
+  // costs more in a larger domain; the baseline's does not), and the figure would depend on how many rounds ran.
+  const createDomains = new Map<Server, SeededDomain[]>();
+  const clientId = await bench.client();
+  for (const server of servers) {
+    const list: SeededDomain[] = [];
+    for (let round = -1; round < SETTINGS.maxRounds; round++) list.push(await bench.seedDomain(clientId, `creates-${round + 1}-${server.name}.example`, 10));
+    createDomains.set(server, list);
+  }
+  const [create] = await compare(SECTION, 'REST create embedding (16 connections; a domain of 10 embeddings per round)', servers, (server, round) => ({
+    url: `${server.base}${createDomains.get(server)![round + 1]!.path}/embedding`,
     method: 'POST',
     headers: JSON_HEADERS,
     body: JSON.stringify({ name: 'Created', purpose: 'cdcbd7c' }),
     connections: 16,
   }));
   halfTheBaseline('REST create embedding', create!);
+  const domains = await domainsOf(bench, servers, 'writes', 10);
   const [update] = await compare(SECTION, 'REST update embedding (16 connections)', servers, (server) => ({
     url: `${server.base}${domains.get(server)!.path}/embedding/${domains.get(server)!.embeddingId}`,
     method: 'PUT',
@@ -93,24 +103,35 @@ export async function writes(bench: Bench): Promise<void> {
     connections: 16,
   }));
   halfTheBaseline('REST update embedding', update!);
-  const [remove] = await deletes(bench, servers, domains);
+  const [remove] = await deletes(bench, servers, createDomains, create!.ratio!.rounds + 1);
   halfTheBaseline('REST delete embedding', remove!);
 
   await bulkReplaces(bench, servers);
   await mixed(bench, servers);
 }
 
-/** Deletes of the embeddings each server created, the same number per round from both. */
-async function deletes(bench: Bench, servers: Server[], domains: Map<Server, SeededDomain>): Promise<Row[]> {
-  const ids = new Map<Server, string[]>();
-  for (const server of servers) ids.set(server, await createdIds(bench, domains.get(server)!));
-  // Enough files for the most rounds a scenario may run.
-  const amount = Math.min(3000, ...[...ids.values()].map((list) => Math.floor(list.length / SETTINGS.maxRounds)));
+/**
+ * Deletes of the embeddings each server created, the same number per round from both: round r
+ * deletes in the domain the creates' warm-up or round wrote to (`written` of them, in turn), so
+ * a round deletes from a domain of a few thousand embeddings, as the creates left it.
+ */
+async function deletes(bench: Bench, servers: Server[], domains: Map<Server, SeededDomain[]>, written: number): Promise<Row[]> {
+  const ids = new Map<Server, string[][]>();
+  for (const server of servers) {
+    const lists: string[][] = [];
+    for (const domain of domains.get(server)!.slice(0, written)) lists.push(await createdIds(bench, domain));
+    ids.set(server, lists);
+  }
+  // Enough for the most rounds a scenario may run: each domain gives as many rounds' deletes as it must.
+  const slices = Math.ceil(SETTINGS.maxRounds / written);
+  const amount = Math.min(3000, ...[...ids.values()].flat().map((list) => Math.floor(list.length / slices)));
   if (amount < 16) throw new Error(`too few created embeddings to delete (${amount} per round)`);
   for (const server of servers) {
     for (let round = 0; round < SETTINGS.maxRounds; round++) {
-      const slice = ids.get(server)!.slice(round * amount, (round + 1) * amount);
-      await writeFile(join(bench.workDir, `${server.name}-deletes-${round}.json`), JSON.stringify(slice.map((id) => `${domains.get(server)!.path}/embedding/${id}`)));
+      const domain = round % written;
+      const slice = ids.get(server)![domain]!.slice(Math.floor(round / written) * amount, (Math.floor(round / written) + 1) * amount);
+      const path = domains.get(server)![domain]!.path;
+      await writeFile(join(bench.workDir, `${server.name}-deletes-${round}.json`), JSON.stringify(slice.map((id) => `${path}/embedding/${id}`)));
     }
   }
   return compare(SECTION, `REST delete embedding (16 connections, ${amount} deletes per round)`, servers, (server, round) => ({
