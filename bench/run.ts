@@ -100,7 +100,7 @@ function spreadTarget() {
     target: 'every compared scenario’s ratio known within ±0.1: the 95 % interval of its median over the rounds',
     measured: over.length === 0 ? `all ${compared.length}` : `${compared.length - over.length} of ${compared.length}; over: ${over.map((row) => `${row.scenario} ${fmtSpread(row.ratio)}`).join('; ')}`,
     met: over.length === 0,
-    why: `these ran all ${SETTINGS.maxRounds} rounds (BENCH_MAX_ROUNDS) and their rounds still scattered: on a shared 2-core machine another process’s burst moves a round, and a scenario whose own work drifts (creates grow their domain round by round) scatters too`,
+    why: `these ran all ${SETTINGS.maxRounds} rounds (BENCH_MAX_ROUNDS) and their rounds still scattered: on a shared 2-core machine another process’s burst moves a round`,
   });
 }
 
