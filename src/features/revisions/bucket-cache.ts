@@ -4,13 +4,12 @@ import { bucketsOf } from './revision-store.ts';
 
 /**
  * The entries of a large domain's embedding buckets (banner/configuration-manifest.ts), with their
- * texts (`BucketEntries`) and how many changes the bucket is stored as, kept in
- * the process by the bucket part's hash, so that a
- * revision round after a write reads none from the database: the round that made a bucket keeps
- * it, the next one changes it and keeps the new one. A part is named by the hash of its content,
- * so a kept bucket is what the database holds under that hash, whoever stored it; another
- * process's buckets are read once. The least recently used go first, past MAX_ENTRIES embeddings'
- * entries in all.
+ * texts (`BucketEntries`) and how many changes the bucket is stored as, kept in the process by the
+ * bucket part's hash, so that a revision round after a write reads none from the database: the
+ * round that made a bucket keeps it, the next one changes it and keeps the new one. A part is
+ * named by the hash of its content, so a kept bucket is what the database holds under that hash,
+ * whoever stored it; another process's buckets are read once. The least recently used go first,
+ * past MAX_ENTRIES embeddings' entries in all.
  */
 
 const MAX_ENTRIES = 50_000;
