@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadSettings, type Settings, SettingsError } from '../config.ts';
 import { metricsOf, openServiceDatabase } from './database.ts';
@@ -15,6 +15,7 @@ import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
 import { dnsEgressPolicy } from '../scanner/address-policy.ts';
 import { keepProcessSmall } from './process-memory.ts';
+import { InFlightResponses } from '../http/in-flight-responses.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -199,12 +200,10 @@ type Http = {
  * connection still kept alive is closed as soon as its request is answered.
  */
 function drainableServer(app: RequestListener): Http {
-  const responses = new Set<ServerResponse>();
+  const responses = new InFlightResponses();
   let draining = false;
   const server = createServer((req, res) => {
-    responses.add(res);
-    res.once('close', () => {
-      responses.delete(res);
+    responses.add(res, () => {
       // Its connection is idle now, unless Node already closes it (Connection: close).
       if (draining) server.closeIdleConnections();
     });
@@ -215,7 +214,7 @@ function drainableServer(app: RequestListener): Http {
     server,
     drain() {
       draining = true;
-      for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of responses.list()) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
     },
     inFlight: () => responses.size,
