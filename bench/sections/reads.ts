@@ -32,9 +32,9 @@ export async function reads(bench: Bench): Promise<void> {
     measured: `${fmt(one!.service.p99)} ms against ${fmt(one!.peer!.measured.p99)} ms: ${fmt(p99, 2)}×`,
     met: p99 <= 1.2,
     why:
-      'garbage collection was part of it: pg’s promise queries made young collections promote whole requests (4.9 ms pauses, full collections every 2 s; src/db/pg-client.ts ended that, 1.6 ms pauses). ' +
-      'CPU per request was cut since (rows as one JSON value, no unit of work for a read: 0.18 → 0.14–0.16 ms against the baseline’s 0.10–0.11). ' +
-      'On one server under 8 s of steady load a probe saw p99 8 ms at p50 3 ms (8,100 req/s); the rounds here are 3 s, each opening 32 new connections, and where their tail comes from is not measured yet',
+      'the tail came from garbage collection: the server kept its responses in flight in a Set, and once a full collection had run under load, ' +
+      'V8’s link from each outgrown table of the Set to the next kept whole requests alive past young collections (2.5–3 MB survived each, full collections every few seconds, ' +
+      'in the first second of a round most of all); src/http/in-flight-responses.ts ended that (0.3–0.5 MB survived, 0.1 KB of a request promoted against 6 KB)',
   });
 
   let last;
