@@ -30,7 +30,7 @@ describe('InFlightResponses', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     /** Sends GET `path` and resolves once the server holds it; `answer` is the client's side. */
-    const send = (path: string) => {
+    const send = async (path: string) => {
       const held = new Promise<void>((resolve) => (announce = resolve));
       const answer = new Promise<number | 'cut'>((resolve) => {
         const outgoing = request({ port, host: '127.0.0.1', path, agent: false }, (res) => {
@@ -40,19 +40,17 @@ describe('InFlightResponses', () => {
         outgoing.on('error', () => resolve('cut'));
         outgoing.end();
       });
-      return { held, answer };
+      await held;
+      return { answer };
     };
     return { responses, closed, arrived, send };
   }
 
   it('holds each response from its arrival until it is answered, the newest first', async () => {
     const { responses, closed, arrived, send } = await holdingServer();
-    const first = send('/first');
-    await first.held;
-    const second = send('/second');
-    await second.held;
-    const third = send('/third');
-    await third.held;
+    const first = await send('/first');
+    const second = await send('/second');
+    const third = await send('/third');
     expect(responses.size).toBe(3);
     expect(responses.list()).toEqual([arrived[2], arrived[1], arrived[0]]);
 
@@ -74,10 +72,8 @@ describe('InFlightResponses', () => {
 
   it('lets a response go when its connection is cut before the answer, once', async () => {
     const { responses, closed, arrived, send } = await holdingServer();
-    const cut = send('/cut');
-    await cut.held;
-    const kept = send('/kept');
-    await kept.held;
+    const cut = await send('/cut');
+    const kept = await send('/kept');
     arrived[0]!.socket!.destroy();
     expect(await cut.answer).toBe('cut');
     await until(() => closed.length === 1);
@@ -95,10 +91,8 @@ describe('InFlightResponses', () => {
 
   it('gives a copy: a response that closes while the copy is read leaves the copy as it was', async () => {
     const { responses, arrived, send, closed } = await holdingServer();
-    const one = send('/one');
-    await one.held;
-    const two = send('/two');
-    await two.held;
+    const one = await send('/one');
+    const two = await send('/two');
     const copy = responses.list();
     for (const res of copy) res.end();
     await Promise.all([one.answer, two.answer]);
