@@ -20,7 +20,7 @@
  *   BENCH_SECONDS           seconds of load per server in each round (default 3)
  *   BENCH_ROUNDS            rounds every compared scenario runs at least (default 5)
  *   BENCH_MAX_ROUNDS        rounds it may run while its ratio's 95 % interval is wider than ±0.1
- *                           (default 15)
+ *                           (default 25)
  *   BENCH_WARMUP_SECONDS    unmeasured load per server before the first round (default 5: a
  *                           started service still compiles its hot code for the first 10-30 s)
  *   BENCH_SOAK_SECONDS      the memory section's mixed load (default 600)
@@ -100,7 +100,9 @@ function spreadTarget() {
     target: 'every compared scenario’s ratio known within ±0.1: the 95 % interval of its median over the rounds',
     measured: over.length === 0 ? `all ${compared.length}` : `${compared.length - over.length} of ${compared.length}; over: ${over.map((row) => `${row.scenario} ${fmtSpread(row.ratio)}`).join('; ')}`,
     met: over.length === 0,
-    why: `these ran all ${SETTINGS.maxRounds} rounds (BENCH_MAX_ROUNDS) and their rounds still scattered: on a shared 2-core machine another process’s burst moves a round`,
+    why:
+      `these ran all ${SETTINGS.maxRounds} rounds (BENCH_MAX_ROUNDS) and their rounds still scattered: on a shared 2-core machine the server, its database and ` +
+      'the load generator share the cores, and one server’s throughput under steady load can move by tens of percent from one second to the next',
   });
 }
 
