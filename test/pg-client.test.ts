@@ -1,11 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { CallbackQueryClient } from '../src/db/pg-client.ts';
+import { freshTestDatabase } from './support/database.ts';
 import { startTestService, type TestService } from './support/service.ts';
+import { errorResponse, simpleQuery, startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
 /**
  * The pool's connections are CallbackQueryClient (src/db/pg-client.ts): its promise form of
- * `query` must answer exactly as pg's own would, the callback and submittable forms untouched.
+ * `query` must answer exactly as pg's own would, the callback and submittable forms untouched;
+ * a connection the server has ended with a FATAL error never goes to another request.
  */
 describe('the database client behind the pool', () => {
   let service: TestService;
@@ -60,5 +64,47 @@ describe('the database client behind the pool', () => {
     expect(client.query(submittable)).toBe(submittable);
     await ended;
     expect(rows).toEqual([{ n: 4 }]);
+  });
+});
+
+describe('a connection the server ends with a FATAL error', () => {
+  // The relay answers a statement with the FATAL error a terminated server process sends and
+  // keeps the socket open: the moment between that message and the close, made to last.
+  let proxy: TcpProxy;
+  let pool: pg.Pool;
+  let embedded: EmbeddedPostgres | undefined;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const fresh = await freshTestDatabase();
+    drop = fresh.drop;
+    if (!fresh.databaseUrl) embedded = await startEmbeddedPostgres('memory://');
+    const target = new URL(fresh.databaseUrl ?? embedded!.url);
+    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    target.host = `127.0.0.1:${proxy.port}`;
+    pool = new pg.Pool({ connectionString: target.toString(), max: 1, Client: CallbackQueryClient });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await proxy?.close();
+    await embedded?.stop();
+    await drop?.();
+  });
+
+  it('is not handed out again once given back, though its socket is still open', async () => {
+    const first = await pool.connect();
+    const ended = proxy.answerWhenSent(simpleQuery('begin'), errorResponse('FATAL', '57P01', 'terminating connection due to administrator command'));
+    const failed = await first.query('begin').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await ended;
+    expect((failed as { code?: string }).code).toBe('57P01');
+    // Given back without an error, as Kysely gives back a connection whose BEGIN failed.
+    first.release();
+    expect(pool.totalCount).toBe(0);
+    const next = await pool.connect();
+    expect(next).not.toBe(first);
+    expect((await next.query<{ ok: boolean }>('select true as ok')).rows).toEqual([{ ok: true }]);
+    next.release();
   });
 });

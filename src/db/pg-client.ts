@@ -17,6 +17,24 @@ const query = pg.Client.prototype.query as unknown as Query;
  */
 export class CallbackQueryClient extends pg.Client {}
 
+type ErrorMessage = { severity?: string };
+type ClientInternals = pg.Client & { _connecting: boolean; _queryable: boolean };
+const handleErrorMessage = (pg.Client.prototype as unknown as { _handleErrorMessage(this: pg.Client, message: ErrorMessage): void })._handleErrorMessage;
+
+/**
+ * A FATAL error ends the session: PostgreSQL closes the connection right after sending it (the
+ * server terminated the process, an administrator command, a shutdown). `pg` notices only when the
+ * socket closes, so a client whose BEGIN or COMMIT failed that way could go back to the pool in
+ * between and be handed to the next request, which then failed without reaching the database.
+ * Marked as unusable on the message itself, the pool drops it on its release instead.
+ * Test: test/faults.test.ts ("the server terminates its process").
+ */
+(CallbackQueryClient.prototype as unknown as { _handleErrorMessage(this: ClientInternals, message: ErrorMessage): void })._handleErrorMessage =
+  function endedByFatalError(this: ClientInternals, message: ErrorMessage) {
+    if (!this._connecting && message.severity === 'FATAL') this._queryable = false;
+    handleErrorMessage.call(this, message);
+  };
+
 (CallbackQueryClient.prototype as unknown as { query: Query }).query = function queryWithCallback(config, values, callback) {
   if (typeof callback === 'function' || typeof values === 'function' || typeof (config as { submit?: unknown } | null)?.submit === 'function') {
     return query.call(this, config, values, callback);

@@ -19,9 +19,12 @@ export type TcpProxy = {
   dropWhenSent(bytes: string | Uint8Array): Promise<void>;
   /**
    * Holds the bytes containing `bytes` (and whatever the client sends after them) until
-   * `act(link)` is done, then passes them on. Once, for the first match.
+   * `act(link)` is done, then passes them on. Once, for the first match. Resolves once `act` is
+   * done; rejects with its error if it fails (the bytes pass on all the same).
    */
   holdWhenSent(bytes: string | Uint8Array, act: (link: Link) => Promise<void>): Promise<void>;
+  /** Answers the bytes containing `bytes` with `reply` itself, in the server's place; the connection stays open. Once. */
+  answerWhenSent(bytes: string | Uint8Array, reply: Buffer): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
 };
@@ -32,6 +35,15 @@ export type Link = {
   backendPid: number | undefined;
 };
 
+/** An ErrorResponse message as the server sends it: severity, SQLSTATE and message. */
+export function errorResponse(severity: 'ERROR' | 'FATAL', code: string, message: string): Buffer {
+  const fields = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0\0`);
+  const header = Buffer.alloc(5);
+  header.write('E', 0);
+  header.writeInt32BE(4 + fields.length, 1);
+  return Buffer.concat([header, fields]);
+}
+
 /** The bytes `pg` sends for a statement without parameters: a simple-protocol Query message. */
 export function simpleQuery(sql: string): Buffer {
   const text = Buffer.from(`${sql}\0`);
@@ -41,7 +53,7 @@ export function simpleQuery(sql: string): Buffer {
   return Buffer.concat([header, text]);
 }
 
-type Trigger = { bytes: Buffer; act: (link: Link, drop: () => void) => Promise<void>; fired: () => void };
+type Trigger = { bytes: Buffer; act: (link: Link, drop: () => void, reply: (bytes: Buffer) => void) => Promise<void>; fired: () => void; failed: (error: unknown) => void };
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
@@ -96,12 +108,22 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
           if (index < 0) return forward(chunk);
           const [trigger] = triggers.splice(index, 1);
           held = [chunk];
-          void trigger!.act(link, drop).then(() => {
+          const release = () => {
             const waiting = held!;
             held = undefined;
-            if (!dropped) for (const next of waiting) forward(next);
-            trigger!.fired();
-          });
+            if (!dropped) for (const next of answered ? waiting.slice(1) : waiting) forward(next);
+          };
+          // Answered in the server's place: the chunk holding the statement goes no further.
+          let answered = false;
+          const reply = (bytes: Buffer) => {
+            answered = true;
+            client.write(bytes);
+          };
+          // An action that fails lets the held bytes through too, and fails the test's wait with its reason.
+          void trigger!.act(link, drop, reply).then(
+            () => (release(), trigger!.fired()),
+            (error: unknown) => (release(), trigger!.failed(error)),
+          );
         });
         upstream.on('drain', () => client.resume());
         // One side gone: the other gets what was already relayed, then the end of the stream.
@@ -123,7 +145,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     });
 
   const when = (bytes: string | Uint8Array, act: Trigger['act']) =>
-    new Promise<void>((fired) => triggers.push({ bytes: Buffer.from(bytes), act, fired }));
+    new Promise<void>((fired, failed) => triggers.push({ bytes: Buffer.from(bytes), act, fired, failed }));
 
   await listen();
   return {
@@ -132,6 +154,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     cutWhenSent: (bytes) => when(bytes, (_link, drop) => (drop(), stop())),
     dropWhenSent: (bytes) => when(bytes, async (_link, drop) => drop()),
     holdWhenSent: (bytes, act) => when(bytes, (link) => act(link)),
+    answerWhenSent: (bytes, answer) => when(bytes, async (_link, _drop, reply) => reply(answer)),
     restore: listen,
     close: stop,
   };
