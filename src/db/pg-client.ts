@@ -27,7 +27,8 @@ const handleErrorMessage = (pg.Client.prototype as unknown as { _handleErrorMess
  * socket closes, so a client whose BEGIN or COMMIT failed that way could go back to the pool in
  * between and be handed to the next request, which then failed without reaching the database.
  * Marked as unusable on the message itself, the pool drops it on its release instead.
- * Test: test/faults.test.ts ("the server terminates its process").
+ * Tests: test/pg-client.test.ts ("a connection the server ends with a FATAL error") and, under
+ * load, test/faults.test.ts ("the server terminates its process").
  */
 (CallbackQueryClient.prototype as unknown as { _handleErrorMessage(this: ClientInternals, message: ErrorMessage): void })._handleErrorMessage =
   function endedByFatalError(this: ClientInternals, message: ErrorMessage) {
