@@ -1,21 +1,19 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createDomain, type DomainPath } from './support/fixtures.ts';
-import { freshTestDatabase } from './support/database.ts';
+import { type RelayedDatabase, relayedTestDatabase } from './support/relayed-database.ts';
 import type { GraphqlAnswer, HttpAnswer, TestService } from './support/service.ts';
 import { startServiceWithDomain } from './support/service-with-domain.ts';
-import { type Link, simpleQuery, startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
+import { type Link, simpleQuery, type TcpProxy } from './support/tcp-proxy.ts';
 
 /** The database going away mid-service and coming back, and connections lost one at a time. */
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+let database: RelayedDatabase;
 let proxy: TcpProxy;
 let service: TestService;
-let embedded: EmbeddedPostgres | undefined;
-let dropDatabase: () => Promise<void>;
 /** On PostgreSQL: a session of the test's own, straight to the server (not through the relay). */
 let admin: pg.Client | undefined;
 let domain: DomainPath;
@@ -24,30 +22,22 @@ let healthDomain: DomainPath;
 let poolSize: number;
 
 beforeAll(async () => {
-  // The service reaches its database through a relay the test can cut: the PostgreSQL server
-  // when DATABASE_URL is set, else an embedded PGlite served on loopback.
-  const fresh = await freshTestDatabase();
-  dropDatabase = fresh.drop;
-  if (!fresh.databaseUrl) embedded = await startEmbeddedPostgres('memory://');
-  const target = new URL(fresh.databaseUrl ?? embedded!.url);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-  const viaProxy = new URL(target);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
-  poolSize = embedded ? 1 : 5;
-  ({ service, domain } = await startServiceWithDomain({ service: { databaseUrl: viaProxy.toString(), poolSize } }));
+  // The service reaches its database through a relay the test can cut.
+  database = await relayedTestDatabase();
+  proxy = database.proxy;
+  poolSize = onPostgres ? 5 : 1;
+  ({ service, domain } = await startServiceWithDomain({ service: { databaseUrl: database.url, poolSize } }));
   healthDomain = await createDomain(service, 'health.example.org');
   await service.rest('POST', `${domain.base}/placeholder`, { name: 'before', value: 'outage' });
-  if (fresh.databaseUrl) {
-    admin = new pg.Client({ connectionString: fresh.databaseUrl });
+  if (database.serverUrl) {
+    admin = new pg.Client({ connectionString: database.serverUrl });
     await admin.connect();
   }
 });
 afterAll(async () => {
   await admin?.end();
   await service?.close();
-  await proxy?.close();
-  await embedded?.stop();
-  await dropDatabase?.();
+  await database?.close();
 });
 
 /** A REST answer to a request whose database connection was lost: 503 problem+json, try again later. */

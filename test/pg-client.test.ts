@@ -1,10 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { CallbackQueryClient } from '../src/db/pg-client.ts';
-import { freshTestDatabase } from './support/database.ts';
+import { type RelayedDatabase, relayedTestDatabase } from './support/relayed-database.ts';
 import { startTestService, type TestService } from './support/service.ts';
-import { errorResponse, simpleQuery, startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
+import { errorResponse, simpleQuery } from './support/tcp-proxy.ts';
 
 /**
  * The pool's connections are CallbackQueryClient (src/db/pg-client.ts): its promise form of
@@ -70,29 +69,20 @@ describe('the database client behind the pool', () => {
 describe('a connection the server ends with a FATAL error', () => {
   // The relay answers a statement with the FATAL error a terminated server process sends and
   // keeps the socket open: the moment between that message and the close, made to last.
-  let proxy: TcpProxy;
+  let database: RelayedDatabase;
   let pool: pg.Pool;
-  let embedded: EmbeddedPostgres | undefined;
-  let drop: () => Promise<void>;
   beforeAll(async () => {
-    const fresh = await freshTestDatabase();
-    drop = fresh.drop;
-    if (!fresh.databaseUrl) embedded = await startEmbeddedPostgres('memory://');
-    const target = new URL(fresh.databaseUrl ?? embedded!.url);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    target.host = `127.0.0.1:${proxy.port}`;
-    pool = new pg.Pool({ connectionString: target.toString(), max: 1, Client: CallbackQueryClient });
+    database = await relayedTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: 1, Client: CallbackQueryClient });
   });
   afterAll(async () => {
     await pool?.end();
-    await proxy?.close();
-    await embedded?.stop();
-    await drop?.();
+    await database?.close();
   });
 
   it('is not handed out again once given back, though its socket is still open', async () => {
     const first = await pool.connect();
-    const ended = proxy.answerWhenSent(simpleQuery('begin'), errorResponse('FATAL', '57P01', 'terminating connection due to administrator command'));
+    const ended = database.proxy.answerWhenSent(simpleQuery('begin'), errorResponse('FATAL', '57P01', 'terminating connection due to administrator command'));
     const failed = await first.query('begin').then(
       () => undefined,
       (error: unknown) => error,
