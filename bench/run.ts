@@ -20,7 +20,7 @@
  *   BENCH_SECONDS           seconds of load per server in each round (default 3)
  *   BENCH_ROUNDS            rounds every compared scenario runs at least (default 5)
  *   BENCH_MAX_ROUNDS        rounds it may run while its ratio's 95 % interval is wider than ±0.1
- *                           (default 25)
+ *                           (default 50)
  *   BENCH_WARMUP_SECONDS    unmeasured load per server before the first round (default 5: a
  *                           started service still compiles its hot code for the first 10-30 s)
  *   BENCH_SOAK_SECONDS      the memory section's mixed load (default 600)

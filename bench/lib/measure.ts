@@ -25,7 +25,7 @@ export const SETTINGS = {
   /** Rounds every compared scenario runs at least, … */
   rounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5)),
   /** … and at most, while the median ratio's 95 % interval is wider than ±0.1. */
-  maxRounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5), Number(process.env.BENCH_MAX_ROUNDS ?? 25)),
+  maxRounds: Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5), Number(process.env.BENCH_MAX_ROUNDS ?? 50)),
   /** Unmeasured load per server before the first round (JIT compilation, pools filling up). */
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 5),
 };
