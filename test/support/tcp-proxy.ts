@@ -35,23 +35,20 @@ export type Link = {
   backendPid: number | undefined;
 };
 
-/** An ErrorResponse message as the server sends it: severity, SQLSTATE and message. */
-export function errorResponse(severity: 'ERROR' | 'FATAL', code: string, message: string): Buffer {
-  const fields = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0\0`);
+/** A protocol message: its type byte, then its length (counting itself) and its body. */
+function message(type: string, body: Buffer): Buffer {
   const header = Buffer.alloc(5);
-  header.write('E', 0);
-  header.writeInt32BE(4 + fields.length, 1);
-  return Buffer.concat([header, fields]);
+  header.write(type, 0);
+  header.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([header, body]);
 }
 
+/** An ErrorResponse message as the server sends it: severity, SQLSTATE and message. */
+export const errorResponse = (severity: 'ERROR' | 'FATAL', code: string, text: string): Buffer =>
+  message('E', Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${text}\0\0`));
+
 /** The bytes `pg` sends for a statement without parameters: a simple-protocol Query message. */
-export function simpleQuery(sql: string): Buffer {
-  const text = Buffer.from(`${sql}\0`);
-  const header = Buffer.alloc(5);
-  header.write('Q', 0);
-  header.writeInt32BE(4 + text.length, 1);
-  return Buffer.concat([header, text]);
-}
+export const simpleQuery = (sql: string): Buffer => message('Q', Buffer.from(`${sql}\0`));
 
 type Trigger = { bytes: Buffer; act: (link: Link, drop: () => void, reply: (bytes: Buffer) => void) => Promise<void>; fired: () => void; failed: (error: unknown) => void };
 
