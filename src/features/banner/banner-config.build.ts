@@ -68,10 +68,24 @@ export function buildBannerConfig(
         : null,
     },
     iframes: { block: domain.blockIframes, mode: domain.iframeBlockMode, markers: domain.iframeMarkers },
-    googleConsentMode: published.embeddings.some((embedding) => embedding.googleConsentMode.length > 0),
+    scripts: {
+      blockUnknown: domain.blockNewScripts,
+      blockFirstParty: domain.blockFirstPartyScripts,
+      blockInline: domain.blockInlineScripts,
+      evalInline: domain.evalInlineScripts,
+      allowedMarkers: domain.allowedScriptMarkers.filter((marker) => marker.trim() !== ''),
+      blockedMarkers: domain.blockedScriptMarkers.filter((marker) => marker.trim() !== ''),
+    },
+    googleConsentMode: published.embeddings.some(usesGoogleConsentMode),
     deleteUnknownCookies: domain.deleteUnknownCookies,
   };
 }
+
+/** Hosts of Google's tags, which read Consent Mode: a service loading them gets its defaults even without types of its own (Tag Manager). */
+const GOOGLE_TAG_HOSTS = ['googletagmanager.com', 'google-analytics.com', 'googleadservices.com', 'doubleclick.net', 'googlesyndication.com'];
+
+const usesGoogleConsentMode = (embedding: Embedding) =>
+  embedding.googleConsentMode.length > 0 || embedding.scriptMarkers.some((marker) => GOOGLE_TAG_HOSTS.some((host) => marker.includes(host)));
 
 /** The purposes that have an active embedding, `necessary` first, each with its services. */
 function categoriesOf(published: PublishedConfiguration, fill: Fill): BannerCategory[] {

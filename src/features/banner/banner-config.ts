@@ -163,7 +163,29 @@ export type BannerConfig = {
     mode: 'whitelist' | 'blacklist';
     markers: string[];
   };
-  /** Google Consent Mode defaults are set (all denied) before any tag runs when true. */
+  /**
+   * The automatic script blocker (CCM19's developer settings). A script, a script-inserted
+   * `<img>` or `<iframe>` is held when a service not accepted claims it by its markers; a
+   * script no service claims is held by these rules.
+   */
+  scripts: {
+    /** Scripts no service claims are held until the visitor accepts every service (`blockNewScripts`). */
+    blockUnknown: boolean;
+    /** …those from the page's own site too (`blockFirstPartyScripts`); otherwise they run. */
+    blockFirstParty: boolean;
+    /** …inline scripts too (`blockInlineScripts`); otherwise they run. */
+    blockInline: boolean;
+    /** Held inline scripts no service claims run once the visitor accepts every service (`evalInlineScripts`); otherwise only on the next page. */
+    evalInline: boolean;
+    /** Scripts whose address or text contains one of these always run (`allowedScriptMarkers`). */
+    allowedMarkers: string[];
+    /** Scripts whose address or text contains one of these never run, whatever the visitor chose (`blockedScriptMarkers`). */
+    blockedMarkers: string[];
+  };
+  /**
+   * Google Consent Mode defaults are set (all denied) before any tag runs when true: when an
+   * embedding names Consent Mode types or a service loads Google's tags.
+   */
   googleConsentMode: boolean;
   /** The domain removes cookies no embedding declares (`deleteUnknownCookies`). */
   deleteUnknownCookies: boolean;

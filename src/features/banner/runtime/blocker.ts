@@ -1,8 +1,11 @@
-import { ALLOWED, BLOCKED, OWN, PLACEHOLDER } from './attributes.ts';
+import { ALLOWED, BLOCKED, HELD_SRC, HOLD, MANAGED, OWN, PLACEHOLDER } from './attributes.ts';
 import type { BlockedIframe, Handover } from './handover.ts';
-import { blockingScriptService, iframeVerdict } from './markers.ts';
+import { intercept } from './interception.ts';
+import { holdMarkup, type MarkupHold } from './markup.ts';
+import { type Hold, iframeVerdict, imageHold, scriptHold } from './markers.ts';
 
 const JAVASCRIPT_TYPE = /^(?:(?:text|application)\/(?:x-)?(?:java|ecma)script|module)$/i;
+const LOADER_TYPE = 'text/x-ccm-loader';
 
 const absolute = (address: string) => {
   try {
@@ -12,42 +15,75 @@ const absolute = (address: string) => {
   }
 };
 
-const executes = (script: HTMLScriptElement) => {
-  const type = (script.getAttribute('type') ?? '').trim();
-  return type === '' || JAVASCRIPT_TYPE.test(type);
+const runnable = (type: string | null) => {
+  const trimmed = (type ?? '').trim();
+  return trimmed === '' || JAVASCRIPT_TYPE.test(trimmed);
 };
 
+/** What a held script carries: cookieconsent's `data-category`/`data-service` when a service holds it, and why it waits. */
+function heldAttributes(hold: Hold): Record<string, string> {
+  if (hold.reason === 'service') return { [BLOCKED]: '', [HOLD]: 'service', 'data-category': hold.ref.category, 'data-service': hold.ref.service.id };
+  return { [BLOCKED]: '', [HOLD]: hold.reason };
+}
+
 /**
- * Watches the page from the first moment for scripts and iframes of services the visitor has
- * not accepted. The observer sees a parser-inserted script before it runs (the parser runs a
- * microtask checkpoint before each script): it becomes `type="text/plain"` with cookieconsent's
- * `data-category` and `data-service`. An iframe loses its `src` (kept in `data-src`), so its
- * document never loads.
+ * Holds back, from the first moment, the scripts, iframes and tracking images of services the
+ * visitor has not accepted, and scripts no service claims as the domain's rules say (see
+ * `scriptHold`). Every way in is covered:
  *
- * Two requests go out before any script can act, in Chromium at least: the preload scanner
- * fetches a `<script src>` ahead of the parser (the script still never runs), and an iframe
- * requests its address as it is inserted (the answer is discarded). Sites that must not let
- * even these out write `type="text/plain" data-category` scripts and `data-src` iframes
- * (without `src`); the latter are loaded here once allowed.
+ * - scripts the page's parser inserts: a MutationObserver sees each before it runs (the parser
+ *   runs a microtask checkpoint before it prepares a script) and makes it `type="text/plain"`;
+ * - scripts, iframes and images that scripts insert or point elsewhere (DOM insertion methods,
+ *   `src`, `setAttribute`, `document.write`, `innerHTML`): held before the browser acts
+ *   (interception.ts);
+ * - the runtime later runs held scripts again as copies, loads held iframes and images, once
+ *   their service is accepted (release.ts).
+ *
+ * What no script can stop, in Chromium at least: the preload scanner fetches a `<script src>`
+ * written in the HTML ahead of the parser (the script still never runs), and an iframe written
+ * with `src` in the HTML requests its address as the parser inserts it. Sites that must not let
+ * even these out write `type="text/plain" data-category` scripts and `data-src` iframes.
  */
 export function startBlocker(handover: Handover): void {
   const { config, accepted } = handover;
 
-  const blockScript = (script: HTMLScriptElement) => {
-    if (script.type === 'text/x-ccm-loader') return handover.onLate?.(script);
-    if (script.hasAttribute(BLOCKED) || script.hasAttribute(OWN) || script === document.currentScript || !executes(script)) return;
-    const ref = blockingScriptService(config, accepted, script.hasAttribute('src') ? script.src : (script.textContent ?? ''));
-    if (!ref) return;
+  const holdOf = (script: HTMLScriptElement, src: string | null): Hold | null =>
+    scriptHold(config, accepted, src !== null ? { src: absolute(src) ?? src, text: '' } : { src: null, text: script.text });
+
+  const hold = (script: HTMLScriptElement, reason: Hold) => {
     const type = script.getAttribute('type');
     if (type) script.setAttribute('data-type', type);
-    script.type = 'text/plain';
-    script.setAttribute('data-category', ref.category);
-    script.setAttribute('data-service', ref.service.id);
-    script.setAttribute(BLOCKED, '');
+    script.setAttribute('type', 'text/plain');
+    for (const [name, value] of Object.entries(heldAttributes(reason))) script.setAttribute(name, value);
   };
 
-  const blockIframe = (iframe: HTMLIFrameElement) => {
-    if (iframe.hasAttribute(BLOCKED) || iframe.hasAttribute(ALLOWED) || iframe.closest(`[${PLACEHOLDER}]`)) return;
+  /** A held script not yet in the page whose service was accepted meanwhile goes in as it was. */
+  const unhold = (script: HTMLScriptElement) => {
+    const type = script.getAttribute('data-type');
+    if (type) script.setAttribute('type', type);
+    else script.removeAttribute('type');
+    for (const name of [BLOCKED, HOLD, 'data-type', 'data-category', 'data-service']) script.removeAttribute(name);
+  };
+
+  const guardScript = (script: HTMLScriptElement, src: string | null = script.getAttribute('src')) => {
+    if (script.hasAttribute(OWN) || script.hasAttribute(MANAGED) || script === document.currentScript) return;
+    if (script.type === LOADER_TYPE) return handover.onLate?.(script);
+    if (script.hasAttribute(BLOCKED)) {
+      if (!script.isConnected && script.type === 'text/plain' && script.getAttribute(HOLD) !== 'always' && !holdOf(script, src)) unhold(script);
+      return;
+    }
+    if (!runnable(script.getAttribute('type'))) {
+      // The site's own held script: cookieconsent runs a copy of it on consent, which must not be held again.
+      if (script.hasAttribute('data-category')) script.setAttribute(MANAGED, '');
+      return;
+    }
+    const reason = holdOf(script, src);
+    if (reason) hold(script, reason);
+  };
+
+  const blockIframe = (iframe: HTMLIFrameElement, parent: Node | null = iframe.parentNode) => {
+    const inPlaceholder = (node: Node | null) => node instanceof Element && !!node.closest(`[${PLACEHOLDER}]`);
+    if (iframe.hasAttribute(BLOCKED) || iframe.hasAttribute(ALLOWED) || inPlaceholder(iframe) || inPlaceholder(parent)) return;
     const src = iframe.getAttribute('src');
     // An iframe the site holds back itself (`data-src`, no `src`): nothing was requested yet.
     const held = src === null ? iframe.getAttribute('data-src') : null;
@@ -78,12 +114,63 @@ export function startBlocker(handover: Handover): void {
     else handover.blocked.push(item);
   };
 
+  /** An image's address, unless a service not accepted claims it: then it waits in `data-ccm-src`. */
+  const guardImage = (image: HTMLImageElement, address: string): string | null => {
+    if (image.hasAttribute(OWN)) return address;
+    const url = absolute(address);
+    const claim = url && /^https?:/i.test(url) ? imageHold(config, accepted, url) : null;
+    if (!claim) return address;
+    image.setAttribute(HELD_SRC, address);
+    image.setAttribute(BLOCKED, '');
+    image.setAttribute(HOLD, claim === 'always' ? 'always' : 'service');
+    if (claim !== 'always') {
+      image.setAttribute('data-service', claim.service.id);
+      handover.heldImages.push(image);
+    }
+    return null;
+  };
+
   const inspect = (node: Node) => {
     if (!(node instanceof Element)) return;
-    if (node instanceof HTMLScriptElement) return blockScript(node);
+    if (node instanceof HTMLScriptElement) return guardScript(node);
     if (node instanceof HTMLIFrameElement) return blockIframe(node);
     if (node.firstElementChild) node.querySelectorAll('script, iframe').forEach(inspect);
   };
+
+  intercept({
+    guard(element, parent) {
+      if (element instanceof HTMLScriptElement) guardScript(element);
+      else if (element instanceof HTMLIFrameElement) blockIframe(element, parent);
+    },
+    guardSource(element, address) {
+      if (element instanceof HTMLImageElement) return guardImage(element, address);
+      if (element instanceof HTMLScriptElement) guardScript(element, address);
+      else if (element instanceof HTMLIFrameElement && element.isConnected && !element.hasAttribute(ALLOWED) && !element.hasAttribute(BLOCKED)) {
+        const url = absolute(address);
+        if (url && /^https?:/i.test(url) && iframeVerdict(config, accepted, url).blocked) {
+          element.setAttribute('data-src', address);
+          blockIframe(element);
+          return null;
+        }
+      }
+      return address;
+    },
+    rewrite: (html) =>
+      holdMarkup(html, (tag, src, text, type): MarkupHold | null => {
+        const url = src !== null ? absolute(src) : null;
+        if (tag === 'script') {
+          if (!runnable(type)) return null;
+          const reason = scriptHold(config, accepted, url !== null ? { src: url, text: '' } : { src: null, text });
+          return reason && { attributes: heldAttributes(reason) };
+        }
+        if (!url || !/^https?:/i.test(url)) return null;
+        if (tag === 'iframe') return iframeVerdict(config, accepted, url).blocked ? { attributes: {}, moveSrcTo: 'data-src' } : null;
+        const claim = imageHold(config, accepted, url);
+        if (!claim) return null;
+        const service: Record<string, string> = claim === 'always' ? {} : { 'data-service': claim.service.id };
+        return { attributes: { [BLOCKED]: '', [HOLD]: claim === 'always' ? 'always' : 'service', ...service }, moveSrcTo: HELD_SRC };
+      }),
+  });
 
   new MutationObserver((records) => {
     for (const record of records) record.addedNodes.forEach(inspect);
@@ -92,8 +179,8 @@ export function startBlocker(handover: Handover): void {
 
   // Firefox runs a script whose type changed after insertion; it lets this event cancel it.
   document.addEventListener('beforescriptexecute', (event) => {
-    if (event.target instanceof Element && event.target.hasAttribute(BLOCKED)) event.preventDefault();
+    if (event.target instanceof Element && event.target.hasAttribute(BLOCKED) && event.target.getAttribute('type') === 'text/plain') event.preventDefault();
   });
 
-  handover.reblockIframes = () => document.querySelectorAll('iframe').forEach(blockIframe);
+  handover.reblockIframes = () => document.querySelectorAll('iframe').forEach((iframe) => blockIframe(iframe));
 }

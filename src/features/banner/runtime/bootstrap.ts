@@ -18,13 +18,14 @@ export function start(config: BannerConfig, runtimeUrl: string): void {
     setConsentDefaults();
     if (stored) updateConsent(config, accepted);
   }
-  const handover: Handover = { config, accepted, blocked: [], reblockIframes: () => {} };
+  const handover: Handover = { config, accepted, blocked: [], heldImages: [], reblockIframes: () => {} };
   window[HANDOVER] = handover;
   startBlocker(handover);
 
   const runtime = document.createElement('script');
+  // Marked before its address is set: the blocker holds scripts the moment they get one.
+  runtime.setAttribute(OWN, '');
   runtime.src = runtimeUrl;
   runtime.async = true;
-  runtime.setAttribute(OWN, '');
   (document.head ?? document.documentElement).appendChild(runtime);
 }

@@ -17,6 +17,8 @@ export type Handover = {
   config: BannerConfig;
   /** Services whose scripts and iframes are let through; the runtime keeps it current. */
   accepted: Set<string>;
+  /** Images held for a service, in the page or not (a pixel is often never inserted): they load on its consent. */
+  heldImages: HTMLImageElement[];
   /** Iframes blocked before the runtime took over (it empties the list when it does). */
   blocked: BlockedIframe[];
   /** Set by the runtime: iframes blocked later, and CCM19 loader scripts as they appear. */

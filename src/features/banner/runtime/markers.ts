@@ -7,9 +7,59 @@ const contains = (text: string, markers: string[]) => markers.some((marker) => m
 export const allServices = (config: BannerConfig): ServiceRef[] =>
   config.categories.flatMap((category) => category.services.map((service) => ({ service, category: category.key })));
 
-/** The first service not accepted whose `scriptMarkers` occur in the script's address or text. */
-export function blockingScriptService(config: BannerConfig, accepted: Set<string>, source: string): ServiceRef | null {
-  return allServices(config).find((ref) => !accepted.has(ref.service.id) && contains(source, ref.service.scriptMarkers)) ?? null;
+/** Whether the visitor accepted every service the banner offers: only then may scripts no service claims run. */
+export const acceptedEverything = (config: BannerConfig, accepted: Set<string>): boolean =>
+  allServices(config).every(({ service }) => accepted.has(service.id));
+
+/**
+ * Why a script is held: a service not accepted claims it (`service`), the domain never lets it
+ * run (`always`), or no service claims it and the domain holds such scripts (`unknown`).
+ */
+export type Hold = { reason: 'service'; ref: ServiceRef } | { reason: 'always' } | { reason: 'unknown'; inline: boolean };
+
+/** A script as the blocker sees it: its absolute address, or its text when it is inline. */
+export type ScriptSource = { src: string | null; text: string };
+
+/** The page's own site: its host without a leading `www.`; its subdomains count as the site too. */
+function firstParty(address: string): boolean {
+  try {
+    const host = new URL(address, document.baseURI).hostname;
+    const site = location.hostname.replace(/^www\./, '');
+    return host === site || host.endsWith(`.${site}`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a script may run now, and if not why. In this order: the domain's allowed markers
+ * let it run, its blocked markers hold it for good, a service's markers hold it until that
+ * service is accepted (and let it run once it is), and a script no service claims follows the
+ * domain's rules for unknown scripts until the visitor has accepted everything.
+ */
+export function scriptHold(config: BannerConfig, accepted: Set<string>, { src, text }: ScriptSource): Hold | null {
+  const source = src ?? text;
+  const rules = config.scripts;
+  if (contains(source, rules.allowedMarkers)) return null;
+  if (contains(source, rules.blockedMarkers)) return { reason: 'always' };
+  const claiming = allServices(config).filter((ref) => contains(source, ref.service.scriptMarkers));
+  const refused = claiming.find((ref) => !accepted.has(ref.service.id));
+  if (refused) return { reason: 'service', ref: refused };
+  if (claiming.length > 0 || !rules.blockUnknown || acceptedEverything(config, accepted)) return null;
+  if (src === null) return rules.blockInline ? { reason: 'unknown', inline: true } : null;
+  if (firstParty(src) && !rules.blockFirstParty) return null;
+  return { reason: 'unknown', inline: false };
+}
+
+/**
+ * The service not accepted that claims an image by its address (a tracking pixel such as
+ * `facebook.com/tr`), or `always` for the domain's blocked markers; null: it loads. Images
+ * no service claims are content and always load.
+ */
+export function imageHold(config: BannerConfig, accepted: Set<string>, src: string): ServiceRef | 'always' | null {
+  if (contains(src, config.scripts.allowedMarkers)) return null;
+  if (contains(src, config.scripts.blockedMarkers)) return 'always';
+  return allServices(config).find((ref) => !accepted.has(ref.service.id) && contains(src, [...ref.service.scriptMarkers, ...ref.service.iframeMarkers])) ?? null;
 }
 
 /**

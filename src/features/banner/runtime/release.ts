@@ -1,7 +1,9 @@
 import type { BannerService } from '../banner-config.ts';
-import { BLOCKED, OWN } from './attributes.ts';
+import { BLOCKED, HELD_SRC, HOLD, OWN } from './attributes.ts';
 
 const LOADER_TYPE = 'text/x-ccm-loader';
+/** What the blocker added to a held script; its copy goes without them. */
+const HELD_SCRIPT_ATTRIBUTES = /^(type|data-type|data-category|data-service|data-ccm-hold|data-ccm-blocked)$/;
 
 type Revival = {
   /** Attributes not copied. */
@@ -64,7 +66,31 @@ export function createReleaser() {
       const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[${BLOCKED}][type="text/plain"]`)).filter(
         (script) => script.getAttribute('data-service') === service.id && !managedByCookieConsent.has(script),
       );
-      inOrder(scripts, (script) => ({ drop: /^(type|data-type|data-category|data-service)$/, type: script.getAttribute('data-type') }));
+      inOrder(scripts, (script) => ({ drop: HELD_SCRIPT_ATTRIBUTES, type: script.getAttribute('data-type') }));
+    },
+
+    /**
+     * Scripts no service claims, held by the domain's rules until the visitor accepted
+     * everything; inline ones only when `evalInline` (otherwise they run from the next page on).
+     */
+    unknown(evalInline: boolean) {
+      const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[${HOLD}="unknown"][type="text/plain"]`)).filter(
+        (script) => evalInline || script.hasAttribute('src'),
+      );
+      inOrder(scripts, (script) => ({ drop: HELD_SCRIPT_ATTRIBUTES, type: script.getAttribute('data-type') }));
+    },
+
+    /** Tracking images of the service that waited for its consent: they load now. */
+    images(service: BannerService, held: HTMLImageElement[]) {
+      const markup = Array.from(document.querySelectorAll<HTMLImageElement>(`img[${HELD_SRC}][${HOLD}="service"]`));
+      for (const image of new Set([...held, ...markup])) {
+        if (image.getAttribute('data-service') !== service.id || done.has(image)) continue;
+        done.add(image);
+        const src = image.getAttribute(HELD_SRC)!;
+        image.removeAttribute(HELD_SRC);
+        image.removeAttribute(BLOCKED);
+        image.setAttribute('src', src);
+      }
     },
 
     /** The service's `scriptHtmlCode`, appended to the body, its scripts made anew so that they run. */

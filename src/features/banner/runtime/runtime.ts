@@ -9,7 +9,7 @@ import { fillCookieDeclarations } from './declaration.ts';
 import { HANDOVER, type Handover } from './handover.ts';
 import { createIframes } from './iframes.ts';
 import { chooseLocale, matchLocale } from './locale.ts';
-import { allServices, type ServiceRef } from './markers.ts';
+import { acceptedEverything, allServices, type ServiceRef } from './markers.ts';
 import { createReleaser } from './release.ts';
 import { eraseUnknownCookies, removeStoredKeys } from './storage.ts';
 import { predatesReset, readStoredRecord } from './stored-consent.ts';
@@ -73,6 +73,7 @@ function start(handover: Handover): void {
       accepted.add(ref.service.id);
       releaser.loaders(ref.service);
       releaser.blocked(ref.service, managedByCookieConsent);
+      releaser.images(ref.service, handover.heldImages);
       releaser.html(ref.service);
       iframes.accept(ref.service.id);
       emit('ccm19EmbeddingAccepted', embeddingDetail(config, ref, locale));
@@ -96,6 +97,7 @@ function start(handover: Handover): void {
     // cookieconsent calls onAccept only for services whose state changed: never for a read-only category's.
     chosen.forEach(hooks.accepted);
     for (const { service } of services.values()) if (!accepted.has(service.id)) removeStoredKeys(service);
+    if (acceptedEverything(config, accepted)) releaser.unknown(config.scripts.evalInline);
     updateConsentMode();
     if (config.deleteUnknownCookies) eraseUnknownCookies(config);
     settings.show();
@@ -117,6 +119,8 @@ function start(handover: Handover): void {
       if (!open.contains('show--consent') && !open.contains('show--preferences')) emit('ccm19WidgetClosed');
     },
   });
+
+  if (CRAWLER.test(navigator.userAgent)) ccConfig.autoShow = false;
 
   const switchLocale = async (name: string) => {
     const target = matchLocale(config.locales, name);
@@ -151,11 +155,16 @@ function start(handover: Handover): void {
   });
 }
 
-/** Search engines' crawlers, as cookieconsent recognises them: they get no banner (it would be indexed). */
-const CRAWLER = /bot|crawl|spider|slurp|teoma/i;
+/**
+ * Search engines' and link previews' crawlers, by what their user agents say of themselves (a
+ * `…bot/` version, a `+https://` info address, a few known names): they get no banner (it
+ * would be indexed), but blocked content still shows its notice with a way to load it. A phone
+ * such as a "CUBOT" is no crawler.
+ */
+export const CRAWLER = /(?:bot|spider|crawler)\/|\+https?:\/\/|\b(?:slurp|teoma|facebookexternalhit|petalbot|bytespider)\b/i;
 
 const handover = window[HANDOVER];
-if (handover && !CRAWLER.test(navigator.userAgent)) {
+if (handover) {
   injectStyles(handover.config.layout.css);
   whenParsed(() => start(handover));
 }
