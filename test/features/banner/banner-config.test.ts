@@ -136,6 +136,45 @@ describe('the banner configuration of a domain', () => {
     expect(built.iframes).toEqual({ block: true, mode: 'blacklist', markers: ['maps.google.com'] });
   });
 
+  it('hands the script blocker the domain’s developer settings, CCM19’s defaults first (new scripts blocked, own and inline scripts run)', async () => {
+    await created('/embedding', embeddingPayload());
+    expect((await config()).scripts).toEqual({
+      blockUnknown: true,
+      blockFirstParty: false,
+      blockInline: false,
+      evalInline: false,
+      allowedMarkers: [],
+      blockedMarkers: [],
+    });
+    await service.rest('PUT', domain.base, {
+      blockNewScripts: false,
+      blockFirstPartyScripts: true,
+      blockInlineScripts: true,
+      evalInlineScripts: true,
+      allowedScriptMarkers: ['cdn.example/jquery', ' '],
+      blockedScriptMarkers: ['ads.example'],
+    });
+    expect((await config()).scripts).toEqual({
+      blockUnknown: false,
+      blockFirstParty: true,
+      blockInline: true,
+      evalInline: true,
+      allowedMarkers: ['cdn.example/jquery'],
+      blockedMarkers: ['ads.example'],
+    });
+  });
+
+  it('sends Consent Mode defaults when a service names Consent Mode types or loads Google’s tags, and not otherwise', async () => {
+    const matomo = await created('/embedding', embeddingPayload({ name: 'Matomo', purpose: 'a717ff5', scriptMarkers: ['matomo.cloud'] }));
+    expect((await config()).googleConsentMode).toBe(false);
+    // Tag Manager names no type of its own: the tags it loads read Consent Mode.
+    const tagManager = await created('/embedding', embeddingPayload({ name: 'Google Tag Manager', purpose: 'a717ff5', scriptMarkers: ['googletagmanager.com/gtm.js'] }));
+    expect((await config()).googleConsentMode).toBe(true);
+    await service.rest('PUT', `${domain.base}/embedding/${tagManager.id}`, { active: false });
+    await service.rest('PUT', `${domain.base}/embedding/${matomo.id}`, { googleConsentMode: ['analytics_storage'] });
+    expect((await config()).googleConsentMode).toBe(true);
+  });
+
   it('asks again on a legal change only when the domain says so, and a cosmetic change is not legal', async () => {
     const embedding = await created('/embedding', embeddingPayload());
     expect((await config()).revision).toBe(0);

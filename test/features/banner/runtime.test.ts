@@ -508,3 +508,35 @@ describe('the banner in a browser', () => {
     }
   });
 });
+
+describe('crawlers and phones', () => {
+  const CUBOT = 'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+  it('shows a CUBOT phone the banner, with a way to consent', async () => {
+    const { context, page } = await visit();
+    try {
+      await page.setUserAgent(CUBOT);
+      await open(page);
+      expect(await bannerShown(page)).toBe(true);
+      await clickInModal(page, '#cc-main .cm__btn[data-role="all"]');
+      await page.waitForFunction(() => (window as any).analyticsRan === 1, { timeout: 5_000 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a search engine’s crawler no banner, but blocked content still shows its notice with a way to load it', async () => {
+    const { context, page } = await visit();
+    try {
+      await page.setUserAgent(GOOGLEBOT);
+      await open(page);
+      expect(await bannerShown(page)).toBe(false);
+      expect(await flag(page, 'analyticsRan')).toBeUndefined();
+      expect(await page.$$eval(`div[data-service="${SERVICE_IDS.youtube}"]`, (boxes) => boxes.length)).toBe(2);
+      expect(await page.$eval('.ccm-blocked-iframe button', (button) => (button as HTMLElement).innerText)).not.toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+});
