@@ -21,7 +21,9 @@ export const asset = (text: string): Asset => {
 export type BannerScript = Asset & { clientId: string; domainId: string; cacheable: boolean };
 
 /** What a switched-off banner (or one with nothing to ask) runs: nothing. */
-const IDLE_SCRIPT = '/* The consent banner is switched off for this domain, or it has nothing to ask. */\n';
+const IDLE_SCRIPT =
+  '/* The consent banner is switched off for this domain, or it has nothing to ask: what the snippet held runs. */\n' +
+  'window.__ccmGuard && window.__ccmGuard.release();\n';
 
 type DomainEntry = {
   published: PublishedConfiguration;

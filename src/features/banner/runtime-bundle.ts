@@ -15,6 +15,8 @@ import type { BannerConfig } from './banner-config.ts';
  */
 
 export type BannerBundles = {
+  /** The snippet's inline guard (runtime/guard.ts): holds what is foreign until app.js has answered, and loads it. */
+  guard: string;
   bootstrap: string;
   runtime: string;
   /** Hex SHA-256 of the runtime's bytes (for its URL or ETag). */
@@ -23,6 +25,7 @@ export type BannerBundles = {
 
 const RUNTIME_DIR = join(import.meta.dirname, 'runtime');
 const BOOTSTRAP_GLOBAL = '__ccmBootstrap';
+const GUARD_GLOBAL = '__ccmGuardBundle';
 
 /** An installed package's directory (found from its entry point: not every package exports its package.json). */
 function packageDir(name: string): string {
@@ -53,12 +56,14 @@ const COMMON: BuildOptions = {
   logLevel: 'silent',
 };
 
-type Built = { bootstrap: string; runtime: string };
+type Built = { guard: string; bootstrap: string; runtime: string };
 
 async function buildBundles(): Promise<Built> {
   const { build, stop } = await import('esbuild');
   // esbuild's builds run in a child process, kept for later builds unless stopped: there are none.
-  const [bootstrap, runtime] = await Promise.all([
+  const [guard, bootstrap, runtime] = await Promise.all([
+    // esbuild escapes `</script` in its output, so the guard can stand inline in a page.
+    build({ ...COMMON, entryPoints: [join(RUNTIME_DIR, 'guard.ts')], globalName: GUARD_GLOBAL, legalComments: 'none' }),
     build({ ...COMMON, entryPoints: [join(RUNTIME_DIR, 'bootstrap.ts')], globalName: BOOTSTRAP_GLOBAL, legalComments: 'none' }),
     build({
       ...COMMON,
@@ -69,7 +74,7 @@ async function buildBundles(): Promise<Built> {
       legalComments: 'eof',
     }),
   ]).finally(() => stop());
-  return { bootstrap: bootstrap.outputFiles![0]!.text, runtime: runtime.outputFiles![0]!.text };
+  return { guard: guard.outputFiles![0]!.text.trim(), bootstrap: bootstrap.outputFiles![0]!.text, runtime: runtime.outputFiles![0]!.text };
 }
 
 /** What the bundles are made of: the runtime's sources, this file (the build options), the libraries' versions. */
@@ -89,7 +94,7 @@ const readCache = (path: string): Promise<Built | undefined> =>
     (text) => {
       try {
         const cached = JSON.parse(text) as Partial<Built>;
-        return typeof cached.bootstrap === 'string' && typeof cached.runtime === 'string' ? (cached as Built) : undefined;
+        return typeof cached.guard === 'string' && typeof cached.bootstrap === 'string' && typeof cached.runtime === 'string' ? (cached as Built) : undefined;
       } catch {
         return undefined;
       }
@@ -127,6 +132,18 @@ export function loadBannerBundles(): Promise<BannerBundles> {
     throw error;
   });
   return loading;
+}
+
+/** JSON that may stand in a page's inline script: no `<` (nor U+2028/U+2029, which end a line before ES2019). */
+const inlineJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/**
+ * The snippet a site puts first in its `<head>`: the guard, inline (the page waits for nothing),
+ * loading `appUrl`. See runtime/guard.ts.
+ */
+export function guardSnippet(bundles: Pick<BannerBundles, 'guard'>, appUrl: string): string {
+  return `<script data-ccm-snippet>(function(){${bundles.guard}\n${GUARD_GLOBAL}.guard(${inlineJson(appUrl)});})();</script>`;
 }
 
 /**

@@ -2,6 +2,8 @@
 export const BLOCKED = 'data-ccm-blocked';
 /** Why a held script or image waits: `service` (its service's consent), `always` (the domain's blocked markers), `unknown` (no service claims it). */
 export const HOLD = 'data-ccm-hold';
+/** Marks what the snippet's guard held before the domain's configuration arrived: the blocker judges it then. */
+export const PENDING = 'data-ccm-pending';
 /** Where a held image keeps its address. */
 export const HELD_SRC = 'data-ccm-src';
 /** Marks scripts the banner itself put in the page (its runtime, released code): never blocked. */

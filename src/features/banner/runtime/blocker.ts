@@ -1,24 +1,14 @@
-import { ALLOWED, BLOCKED, HELD_SRC, HOLD, MANAGED, OWN, PLACEHOLDER } from './attributes.ts';
+import { ALLOWED, BLOCKED, HELD_SRC, HOLD, MANAGED, OWN, PENDING, PLACEHOLDER } from './attributes.ts';
+import { GUARD } from './guard.ts';
 import type { BlockedIframe, Handover } from './handover.ts';
-import { intercept } from './interception.ts';
+import { type Interception, intercept } from './interception.ts';
 import { holdMarkup, type MarkupHold } from './markup.ts';
 import { type Hold, iframeVerdict, imageHold, scriptHold } from './markers.ts';
+import { revive } from './revive.ts';
+import { runnable } from './runnable.ts';
+import { absolute } from './site.ts';
 
-const JAVASCRIPT_TYPE = /^(?:(?:text|application)\/(?:x-)?(?:java|ecma)script|module)$/i;
 const LOADER_TYPE = 'text/x-ccm-loader';
-
-const absolute = (address: string) => {
-  try {
-    return new URL(address, document.baseURI).href;
-  } catch {
-    return null;
-  }
-};
-
-const runnable = (type: string | null) => {
-  const trimmed = (type ?? '').trim();
-  return trimmed === '' || JAVASCRIPT_TYPE.test(trimmed);
-};
 
 /** What a held script carries: cookieconsent's `data-category`/`data-service` when a service holds it, and why it waits. */
 function heldAttributes(hold: Hold): Record<string, string> {
@@ -137,7 +127,7 @@ export function startBlocker(handover: Handover): void {
     if (node.firstElementChild) node.querySelectorAll('script, iframe').forEach(inspect);
   };
 
-  intercept({
+  const hooks: Interception = {
     guard(element, parent) {
       if (element instanceof HTMLScriptElement) guardScript(element);
       else if (element instanceof HTMLIFrameElement) blockIframe(element, parent);
@@ -170,12 +160,49 @@ export function startBlocker(handover: Handover): void {
         const service: Record<string, string> = claim === 'always' ? {} : { 'data-service': claim.service.id };
         return { attributes: { [BLOCKED]: '', [HOLD]: claim === 'always' ? 'always' : 'service', ...service }, moveSrcTo: HELD_SRC };
       }),
-  });
+  };
+
+  /**
+   * What the snippet's guard held before this configuration arrived, now judged by it: held
+   * scripts stay held (as this blocker holds them) or run as copies in their order; iframes and
+   * images get their address back through the hooks above, which hold them if they must.
+   */
+  const settle = (elements: Element[]) => {
+    const released: HTMLScriptElement[] = [];
+    for (const element of elements) {
+      element.removeAttribute(PENDING);
+      if (element instanceof HTMLScriptElement) {
+        const type = element.getAttribute('data-type');
+        if (type) element.setAttribute('type', type);
+        else element.removeAttribute('type');
+        element.removeAttribute('data-type');
+        if (!element.isConnected) guardScript(element);
+        else {
+          const reason = holdOf(element, element.getAttribute('src'));
+          if (reason) hold(element, reason);
+          else released.push(element);
+        }
+        continue;
+      }
+      const from = element instanceof HTMLImageElement ? HELD_SRC : 'data-src';
+      const src = element.getAttribute(from);
+      element.removeAttribute(from);
+      if (src !== null) element.setAttribute('src', src);
+    }
+    void released.reduce<Promise<void>>((previous, script) => previous.then(() => revive(script, { drop: /^$/ })), Promise.resolve());
+  };
+
+  const guard = window[GUARD];
+  if (guard) settle(guard.adopt(hooks));
+  else intercept(hooks);
 
   new MutationObserver((records) => {
     for (const record of records) record.addedNodes.forEach(inspect);
   }).observe(document.documentElement, { childList: true, subtree: true });
-  document.querySelectorAll('script, iframe').forEach(inspect);
+  // What stands before the snippet: its iframes may still be held, and the site's own held scripts
+  // marked as cookieconsent's. Its runnable scripts have run already (holding one now would run it twice on consent).
+  document.querySelectorAll('iframe').forEach(inspect);
+  document.querySelectorAll('script[data-category]').forEach((script) => runnable(script.getAttribute('type')) || script.setAttribute(MANAGED, ''));
 
   // Firefox runs a script whose type changed after insertion; it lets this event cancel it.
   document.addEventListener('beforescriptexecute', (event) => {

@@ -1,4 +1,5 @@
 import type { BannerConfig, BannerService, CategoryKey } from '../banner-config.ts';
+import { onOwnSite } from './site.ts';
 
 export type ServiceRef = { service: BannerService; category: CategoryKey };
 
@@ -20,17 +21,6 @@ export type Hold = { reason: 'service'; ref: ServiceRef } | { reason: 'always' }
 /** A script as the blocker sees it: its absolute address, or its text when it is inline. */
 export type ScriptSource = { src: string | null; text: string };
 
-/** The page's own site: its host without a leading `www.`; its subdomains count as the site too. */
-function firstParty(address: string): boolean {
-  try {
-    const host = new URL(address, document.baseURI).hostname;
-    const site = location.hostname.replace(/^www\./, '');
-    return host === site || host.endsWith(`.${site}`);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Whether a script may run now, and if not why. In this order: the domain's allowed markers
  * let it run, its blocked markers hold it for good, a service's markers hold it until that
@@ -47,7 +37,7 @@ export function scriptHold(config: BannerConfig, accepted: Set<string>, { src, t
   if (refused) return { reason: 'service', ref: refused };
   if (claiming.length > 0 || !rules.blockUnknown || acceptedEverything(config, accepted)) return null;
   if (src === null) return rules.blockInline ? { reason: 'unknown', inline: true } : null;
-  if (firstParty(src) && !rules.blockFirstParty) return null;
+  if (onOwnSite(src) && !rules.blockFirstParty) return null;
   return { reason: 'unknown', inline: false };
 }
 

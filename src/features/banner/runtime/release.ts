@@ -1,38 +1,10 @@
 import type { BannerService } from '../banner-config.ts';
 import { BLOCKED, HELD_SRC, HOLD, OWN } from './attributes.ts';
+import { type Revival, revive } from './revive.ts';
 
 const LOADER_TYPE = 'text/x-ccm-loader';
 /** What the blocker added to a held script; its copy goes without them. */
 const HELD_SCRIPT_ATTRIBUTES = /^(type|data-type|data-category|data-service|data-ccm-hold|data-ccm-blocked)$/;
-
-type Revival = {
-  /** Attributes not copied. */
-  drop: RegExp;
-  src?: string | null;
-  type?: string | null;
-  /** Where the new script goes; by default in place of the old one. */
-  place?: (fresh: HTMLScriptElement) => void;
-};
-
-/**
- * A script element that runs: a copy of `old` put in the page. Resolves once it ran (an
- * external one: loaded or failed), so that scripts released together run in their order.
- */
-function revive(old: HTMLScriptElement, { drop, src = null, type = null, place = (fresh) => old.replaceWith(fresh) }: Revival): Promise<void> {
-  const fresh = document.createElement('script');
-  for (const { name, value } of Array.from(old.attributes)) if (!drop.test(name)) fresh.setAttribute(name, value);
-  fresh.setAttribute(OWN, '');
-  if (type) fresh.setAttribute('type', type);
-  if (src) fresh.setAttribute('src', src);
-  fresh.text = old.text;
-  const ran = new Promise<void>((resolve) => {
-    if (!fresh.hasAttribute('src')) return resolve();
-    fresh.async = false;
-    fresh.onload = fresh.onerror = () => resolve();
-  });
-  place(fresh);
-  return ran;
-}
 
 /** Releases the scripts and HTML code of accepted services, each at most once a page, one after another. */
 export function createReleaser() {
@@ -97,9 +69,9 @@ export function createReleaser() {
     html(service: BannerService) {
       if (!service.scriptHtmlCode.trim() || injected.has(service.id)) return;
       injected.add(service.id);
-      const template = document.createElement('template');
-      template.innerHTML = service.scriptHtmlCode;
-      const nodes = Array.from(template.content.childNodes);
+      // Parsed apart from the page (not through innerHTML, which the blocker rewrites): the operator's code for an accepted service runs as written.
+      const parsed = new DOMParser().parseFromString(`<body>${service.scriptHtmlCode}`, 'text/html');
+      const nodes = Array.from(parsed.body.childNodes);
       enqueue(async () => {
         for (const node of nodes) {
           if (node instanceof HTMLScriptElement) {
