@@ -238,6 +238,7 @@ describe('REST: a client key on another client', () => {
       ['POST', '/hosting/api/client/:clientId/domain/:domainId/embedding/:embeddingId/asset'],
       ['PUT', '/hosting/api/client/:clientId/domain/:domainId/theme/:themeId'],
       ['POST', '/hosting/api/client/:clientId/domain/:domainId/onboarding/embeddingsFromCookies'],
+      ['PUT', '/hosting/api/client/:clientId/domain/:domainId/onboarding/legalFindings'],
     ];
     for (const [method, path] of writes) {
       const route = restRoutes.find((r) => r.method === method && r.path === path);

@@ -155,6 +155,11 @@ const samples: Record<string, (tag: string) => unknown> = {
   'POST /hosting/api/client/:clientId/domain/:domainId/theme': () => themePayload({ name: 'Second' }),
   'PUT /hosting/api/client/:clientId/domain/:domainId/theme/:themeId': () => ({ customCss: 'a { color: red }' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/presets': () => [{ id: 200, active: true }],
+  'PUT /hosting/api/client/:clientId/domain/:domainId/onboarding/legalFindings': () => ({
+    address: { company: 'ACME GmbH', street: 'Hauptstraße 1', zipCode: '53111', city: 'Bonn' },
+    imprintUrl: 'https://shop.example.org/imprint',
+    privacyPolicyUrl: 'https://shop.example.org/privacy',
+  }),
   'PUT /hosting/api/client/:clientId/webhook': () => ({ url: 'https://hooks.example.org/changed' }),
   'POST /hosting/api/client/:clientId/domain/:domainId/onboarding/embeddingsFromCookies': (tag) => [
     { name: '_ga', storageType: 'cookie' },

@@ -8,9 +8,12 @@ export const plainText = (fill: Fill, value: string): string => escapeHtml(fill(
 /** Replaces `{name}` by the value of the placeholder `name`; a reference to no placeholder stays as written. */
 export type Fill = (value: string, escape?: (value: string) => string) => string;
 
+/** A `{name}` reference in a text: one to 255 characters, no braces, no white space. */
+export const PLACEHOLDER_REFERENCE = /\{([^{}\s]{1,255})\}/g;
+
 export function placeholderFiller(values: ReadonlyMap<string, string>): Fill {
   return (value, escape = (text) => text) =>
-    value.replace(/\{([^{}\s]{1,255})\}/g, (whole, name: string) => {
+    value.replace(PLACEHOLDER_REFERENCE, (whole, name: string) => {
       const replacement = values.get(name);
       return replacement === undefined ? whole : escape(replacement);
     });

@@ -60,6 +60,9 @@ const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
     cookies: t.expose('cookies', { type: [PresetCookieType] }),
     signals: t.expose('signals', { type: PresetSignalsType }),
     domains: t.exposeStringList('domains', { description: 'Cookie domains of the service besides its signal hosts: a cookie set there belongs to it.' }),
+    googleConsentMode: t.exposeStringList('googleConsentMode', {
+      description: 'The Google Consent Mode types the service reads, which an embedding imported from it carries; empty for imported services.',
+    }),
   }),
 });
 

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type * as Tldts from 'tldts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StorageType } from '../embeddings/embedding-asset.contract.ts';
+import type { GoogleConsentMode } from '../embeddings/embedding.contract.ts';
 import type { PurposeId } from '../../kernel/contract/fields.ts';
 import { builtinPresets } from './builtin.ts';
 import { ImportedCookieEntity, ImportedServiceEntity } from './imported.entity.ts';
@@ -50,6 +51,8 @@ export type CatalogEntry = {
   signals: { scripts: string[]; iframes: string[]; resources: string[] };
   /** Domains the service declares as its own besides its signal hosts (imported: the file's Domain column). */
   domains: string[];
+  /** The Google Consent Mode types the service reads (see Preset); none for imported services, whose files do not say. */
+  googleConsentMode: GoogleConsentMode[];
   source: 'builtin' | 'imported';
 };
 
@@ -72,6 +75,7 @@ const fromPreset = (preset: Preset): CatalogEntry => ({
   cookies: preset.cookies.map((cookie) => ({ ...cookie })),
   signals: { scripts: preset.signals.scripts, iframes: preset.signals.iframes, resources: preset.signals.resources ?? [] },
   domains: preset.domains ?? [],
+  googleConsentMode: [...(preset.googleConsentMode ?? [])],
   source: 'builtin',
 });
 
@@ -339,6 +343,7 @@ export async function loadCatalog(em: EntityManager): Promise<Catalog> {
       })),
       signals: { scripts: [], iframes: [], resources: [] },
       domains: [...new Set((cookies.get(service.id) ?? []).flatMap((row) => hostsIn(row.domain)))],
+      googleConsentMode: [],
       source: 'imported',
     }),
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STORAGE_TYPES } from '../embeddings/embedding-asset.contract.ts';
+import { GOOGLE_CONSENT_MODES } from '../embeddings/embedding.contract.ts';
 import { isHttpUrl, purposeId } from '../../kernel/contract/fields.ts';
 
 /**
@@ -86,6 +87,17 @@ export const presetSchema = z.strictObject({
    * signal host or of one of these belongs to the service once the service is found on a site.
    */
   domains: z.array(z.string().regex(HOST_PATTERN)).optional(),
+  /**
+   * The Google Consent Mode types the service's own tags read (Google Analytics 4:
+   * `analytics_storage`; Google's advertising tags: `ad_storage`, from which the banner derives
+   * `ad_user_data` and `ad_personalization`). An embedding made from the preset carries them, so
+   * the banner grants them when the visitor accepts the service. None for services that do not
+   * read Consent Mode, and for Google Tag Manager, which only loads the tags that do.
+   */
+  googleConsentMode: z
+    .array(z.enum(GOOGLE_CONSENT_MODES))
+    .refine((types) => new Set(types).size === types.length, 'must not repeat a type')
+    .optional(),
 });
 
 export type Preset = z.infer<typeof presetSchema>;

@@ -57,6 +57,8 @@ export function embeddingFromCatalog(entry: CatalogEntry, cookies: CatalogCookie
     scriptMarkers: entry.signals.scripts,
     iframeMarkers: entry.signals.iframes,
     translations,
+    // The Consent Mode types the service's tags read, so the banner grants them with the service.
+    googleConsentMode: [...entry.googleConsentMode],
     assets: cookies.map(assetFromCatalog),
   };
   return embeddingCreate.parse(candidate);

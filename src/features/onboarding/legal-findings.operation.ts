@@ -7,7 +7,8 @@ import type { DEFAULT_TEXT_PLACEHOLDERS } from '../locales/default-texts/index.t
 import { PlaceholderEntity } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
 import type { Placeholder } from '../placeholders/placeholder.contract.ts';
-import type { OnboardingLegalFindings } from './onboarding.contract.ts';
+import type { OnboardingLegalFindings, OnboardingLegalFindingsResult } from './onboarding.contract.ts';
+import { missingPlaceholders } from './missing-placeholders.ts';
 
 /**
  * Which placeholder each finding of a scan fills. They are the placeholders the default texts of
@@ -46,4 +47,17 @@ export async function applyLegalFindings(ctx: RequestContext, scope: DomainScope
     await em.flush();
     return rows.map(toPlaceholder);
   });
+}
+
+/**
+ * `applyLegalFindings`, answered with what the banner still lacks: the placeholders its active
+ * locales' texts refer to that the domain does not fill, read once the write is committed.
+ */
+export async function applyLegalFindingsReport(
+  ctx: RequestContext,
+  scope: DomainScope,
+  findings: OnboardingLegalFindings,
+): Promise<OnboardingLegalFindingsResult> {
+  const placeholders = await applyLegalFindings(ctx, scope, findings);
+  return { placeholders, missingPlaceholders: await missingPlaceholders(ctx, scope) };
 }

@@ -2,13 +2,24 @@ import { z } from 'zod';
 import type { PostalAddress } from '../../scanner/address.ts';
 import type { FoundCookie, FoundStorageKey, VisitedPage } from '../../scanner/scan.ts';
 import { isHttpUrl, list, MAX_INT32, purposeId, text, translations } from '../../kernel/contract/fields.ts';
+import { placeholderResponse } from '../placeholders/placeholder.contract.ts';
 
 /** Onboarding payloads (SERVICE.md §2 "Onboarding payloads"). */
+
+/**
+ * What `active` of an imported preset means. CCM19 documents false as its default; here an
+ * omitted `active` is true, deliberately: an inactive embedding is not in the banner, so the
+ * banner neither asks for the service nor holds back its scripts, and a site set up as the
+ * onboarding goes (scan, import what was found, snippet) would load every service it found
+ * before anyone consented.
+ */
+export const PRESET_ACTIVE_DESCRIPTION =
+  'Whether the created embedding is active, that is in the banner, which asks for consent to it and holds back its scripts and frames until then. Default true (CCM19 documents false): an inactive embedding is not in the banner, so its scripts would load unasked. A preset the domain already has keeps its embedding as it is unless this is true.';
 
 export const onboardingPresetList = list(
   z.strictObject({
     id: z.int().min(1).max(MAX_INT32).meta({ description: 'A preset id of the catalog (each at most once).' }),
-    active: z.boolean().optional().meta({ description: 'Activate the created embedding at once (default false).' }),
+    active: z.boolean().optional().meta({ description: PRESET_ACTIVE_DESCRIPTION }),
   }),
 ).superRefine((items, ctx) => {
   const seen = new Set<number>();
@@ -53,7 +64,11 @@ export type OnboardingCookie = z.infer<typeof onboardingCookieList>[number];
 /** One per preset, in request order. */
 export const onboardingPresetResult = z.strictObject({
   presetId: z.int().meta({ description: 'The preset id, as sent.' }),
-  embeddingId: z.uuid().meta({ description: 'The embedding just created from it.' }),
+  embeddingId: z.uuid().meta({ description: 'The embedding just created from it, or the one the domain already had for it.' }),
+  active: z.boolean().meta({
+    description:
+      'Extra (not in CCM19): whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding\'s state unless it was sent with `active: true`.',
+  }),
 }).meta({ id: 'OnboardingPresetResult' });
 
 export type OnboardingPresetResult = z.output<typeof onboardingPresetResult>;
@@ -102,6 +117,21 @@ export const onboardingLegalFindings = z
   .meta({ id: 'OnboardingLegalFindings' });
 
 export type OnboardingLegalFindings = z.output<typeof onboardingLegalFindings>;
+
+/** The answer of `PUT …/onboarding/legalFindings`. */
+export const onboardingLegalFindingsResult = z
+  .strictObject({
+    placeholders: z.array(placeholderResponse).meta({
+      description: 'The placeholders written, in the order {FIRMA}, {Firma_Ort}, {Firma_Impressum}, {Firma_Datenschutz}; a finding that is null or empty writes none.',
+    }),
+    missingPlaceholders: z.array(z.string()).meta({
+      description:
+        "The placeholder names that a text of one of the domain's active locales refers to (`{Name}`) and that the domain does not define, or defines as empty: the banner would show them as written. Sorted; empty when nothing is missing.",
+    }),
+  })
+  .meta({ id: 'OnboardingLegalFindingsResult' });
+
+export type OnboardingLegalFindingsResult = z.output<typeof onboardingLegalFindingsResult>;
 
 const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe', 'stylesheet', 'font'] as const;
 

@@ -6,6 +6,7 @@ import {
   type OnboardingPresetResult,
   onboardingPresetList,
   type OnboardingScanResult,
+  PRESET_ACTIVE_DESCRIPTION,
 } from './onboarding.contract.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
@@ -22,6 +23,7 @@ import {
 } from './cookies.operation.ts';
 import { importPresets } from './presets.operation.ts';
 import { applyLegalFindings } from './legal-findings.operation.ts';
+import { missingPlaceholders } from './missing-placeholders.ts';
 import { scanDomain } from './scan.operation.ts';
 import { embedCodeSnippets } from './snippets.operation.ts';
 
@@ -185,15 +187,26 @@ const OnboardingLegalFindingsInput = builder.inputType('OnboardingLegalFindingsI
 const OnboardingPresetInput = builder.inputType('OnboardingPresetInput', {
   fields: (t) => ({
     id: t.int({ required: true, description: 'A preset id from the catalog.' }),
-    active: t.boolean({ description: 'Activate the created embedding at once (default false).' }),
+    active: t.boolean({ description: PRESET_ACTIVE_DESCRIPTION }),
   }),
 });
 
 const OnboardingPresetResultType = builder.objectRef<OnboardingPresetResult>('OnboardingPresetResult').implement({
-  fields: (t) => ({ presetId: t.exposeInt('presetId'), embeddingId: t.exposeID('embeddingId') }),
+  fields: (t) => ({
+    presetId: t.exposeInt('presetId'),
+    embeddingId: t.exposeID('embeddingId', { description: 'The embedding created from the preset, or the one the domain already had for it.' }),
+    active: t.exposeBoolean('active', {
+      description: "Whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding's state unless it was sent with active: true.",
+    }),
+  }),
 });
 
 builder.objectFields(DomainType, (t) => ({
+  missingPlaceholders: t.stringList({
+    description:
+      "The placeholder names that a text of one of the domain's active locales refers to ({Name}) and that the domain does not define, or defines as empty: the banner shows them as written. Sorted; empty when nothing is missing. applyLegalFindings fills the four the default texts use.",
+    resolve: (domain, _, ctx) => missingPlaceholders(ctx, scopeOf(domain)),
+  }),
   embedCodeSnippets: t.field({
     type: EmbedCodeSnippetsType,
     resolve: async (domain, _, ctx) => {
@@ -219,7 +232,7 @@ builder.mutationFields((t) => ({
   applyLegalFindings: t.field({
     type: [PlaceholderType],
     description:
-      "Writes a scan's findings about the operator into the domain's placeholders {FIRMA}, {Firma_Ort}, {Firma_Impressum} and {Firma_Datenschutz}, which the default banner texts use; a finding that is null leaves its placeholder as it is. Returns the placeholders written.",
+      "Writes a scan's findings about the operator into the domain's placeholders {FIRMA}, {Firma_Ort}, {Firma_Impressum} and {Firma_Datenschutz}, which the default banner texts use; a finding that is null leaves its placeholder as it is. Returns the placeholders written; Domain.missingPlaceholders tells what the banner still lacks.",
     args: {
       ...domainArgs(t),
       findings: t.arg({ type: OnboardingLegalFindingsInput, required: true }).validate(onboardingLegalFindings),
@@ -228,7 +241,8 @@ builder.mutationFields((t) => ({
   }),
   importPresets: t.field({
     type: [OnboardingPresetResultType],
-    description: 'One embedding per preset, all or nothing; results in request order.',
+    description:
+      'One embedding per preset, all or nothing; results in request order. A new embedding is active (in the banner) unless active: false is sent; a preset the domain already has answers with its embedding, switched on only by active: true.',
     args: { ...domainArgs(t), presets: t.arg({ type: [OnboardingPresetInput], required: true }).validate(onboardingPresetList) },
     resolve: (_, { presets, ...scope }, ctx) => importPresets(ctx, scope, presets),
   }),

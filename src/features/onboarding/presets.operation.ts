@@ -15,8 +15,10 @@ const cookieKey = (cookie: CatalogCookie) => `${cookie.storageType ?? 'cookie'} 
 
 /**
  * One embedding, with all the service's assets and translations, per preset; all or nothing. A
- * preset the domain already has answers with its existing embedding (switched on if `active`
- * says so, otherwise left as it is). A cookie several presets of the request list goes into one
+ * new embedding is active unless `active` is false (CCM19 documents false as the default; see
+ * PRESET_ACTIVE_DESCRIPTION for why not here). A preset the domain already has answers with its
+ * existing embedding (switched on if `active` is true, otherwise left as it is); each result says
+ * whether its embedding is active now. A cookie several presets of the request list goes into one
  * embedding only, that of the preset the catalog prefers for the name (`_ga` of Google Analytics
  * 4 and Universal Analytics: Google Analytics 4).
  */
@@ -50,11 +52,11 @@ export async function importPresets(
       const present = byKey.get(presetKey(entry.id));
       if (present) {
         if (preset.active === true) present.active = true;
-        return { presetId: entry.id, embeddingId: present.id };
+        return { presetId: entry.id, embeddingId: present.id, active: present.active };
       }
-      const input = embeddingFromCatalog(entry, ownCookies(entry), preset.active ?? false);
+      const input = embeddingFromCatalog(entry, ownCookies(entry), preset.active ?? true);
       const [embedding] = insertEmbedding(em, domain, input, presetKey(entry.id));
-      return { presetId: entry.id, embeddingId: embedding.id };
+      return { presetId: entry.id, embeddingId: embedding.id, active: embedding.active };
     });
     await em.flush();
     return results;

@@ -74,7 +74,7 @@ function serveApp(response: ServerResponse): void {
 function handle(request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
   requests.push(`${url.hostname} ${url.pathname}${url.search}`);
-  const send = (type: string, body: string) => response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
+  const send = (type: string, body: string) => void response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
   if (url.hostname === SERVICE && url.pathname === '/app.js') return serveApp(response);
   if (url.hostname === SERVICE && url.pathname === '/runtime.js') return send('text/javascript', bundles.runtime);
   if (url.pathname === '/page') return send('text/html', page());

@@ -154,17 +154,17 @@ describe('import presets', () => {
     domain = await createDomain(service);
   });
 
-  it('creates one embedding per preset with its assets and translations, in request order (201)', async () => {
-    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id, active: true }, { id: GA4.id }]);
+  it('creates one embedding per preset with its assets and translations, in request order (201), active unless `active: false`', async () => {
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id, active: false }, { id: GA4.id }]);
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body).toEqual([
-      { presetId: YOUTUBE.id, embeddingId: expect.any(String) },
-      { presetId: GA4.id, embeddingId: expect.any(String) },
+      { presetId: YOUTUBE.id, embeddingId: expect.any(String), active: false },
+      { presetId: GA4.id, embeddingId: expect.any(String), active: true },
     ]);
     const youtube = (await service.rest('GET', `${domain.base}/embedding/${answer.body[0].embeddingId}`)).body;
     expect(youtube).toMatchObject({
       name: 'YouTube',
-      active: true,
+      active: false,
       purpose: YOUTUBE.purpose,
       vendor: YOUTUBE.vendor,
       privacyPolicyUrl: YOUTUBE.privacyPolicyUrl,
@@ -188,17 +188,39 @@ describe('import presets', () => {
         en_US: { description: visitorPreset.description.en_US, lifetime: visitorPreset.lifetime },
       },
     });
+    // Left out, `active` is true (CCM19 documents false): a found service is in the banner, which holds back its scripts until consent.
     const analytics = (await service.rest('GET', `${domain.base}/embedding/${answer.body[1].embeddingId}`)).body;
-    expect(analytics).toMatchObject({ name: GA4.name, active: false, purpose: 'a717ff5' });
+    expect(analytics).toMatchObject({ name: GA4.name, active: true, purpose: 'a717ff5' });
+  });
+
+  it('carries the Consent Mode types of a Google preset into its embedding, and none for other services', async () => {
+    const ADS = preset('Google Ads Conversion Tracking & Remarketing');
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }, { id: ADS.id }, { id: YOUTUBE.id }]);
+    expect(answer.status, answer.text).toBe(201);
+    const stored = await Promise.all(
+      answer.body.map(async (result: { embeddingId: string }) => (await service.rest('GET', `${domain.base}/embedding/${result.embeddingId}`)).body),
+    );
+    expect(stored.map((embedding: { name: string; googleConsentMode: string[] }) => [embedding.name, embedding.googleConsentMode])).toEqual([
+      [GA4.name, ['analytics_storage']],
+      [ADS.name, ['ad_storage']],
+      ['YouTube', []],
+    ]);
   });
 
   it('imports a preset the domain already has no second time: the answer names its embedding, edits kept, switched on if asked', async () => {
-    const first = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }]);
+    const first = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id, active: false }]);
     const gaId = first.body[0].embeddingId;
+    expect(first.body[0].active).toBe(false);
     expect((await service.rest('PUT', `${domain.base}/embedding/${gaId}`, { description: 'Our own words' })).status).toBe(200);
+    // Without `active: true` the embedding keeps its state: left out (whose default is true for a new one) it stays off.
+    const unasked = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id }]);
+    expect(unasked.body).toEqual([{ presetId: GA4.id, embeddingId: gaId, active: false }]);
     const again = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: YOUTUBE.id }, { id: GA4.id, active: true }]);
     expect(again.status, again.text).toBe(201);
-    expect(again.body[1]).toEqual({ presetId: GA4.id, embeddingId: gaId });
+    expect(again.body[1]).toEqual({ presetId: GA4.id, embeddingId: gaId, active: true });
+    // `active: false` does not switch off what is on.
+    const off = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GA4.id, active: false }]);
+    expect(off.body).toEqual([{ presetId: GA4.id, embeddingId: gaId, active: true }]);
     const embeddings = (await service.rest('GET', `${domain.base}/embedding`)).body as { id: string; name: string; active: boolean; description: string }[];
     expect(embeddings.filter((embedding) => embedding.name === GA4.name)).toEqual([
       expect.objectContaining({ id: gaId, active: true, description: 'Our own words' }),
@@ -244,12 +266,19 @@ describe('import presets', () => {
 
   it('imports through GraphQL, and bad input is BAD_USER_INPUT with the same errors as REST', async () => {
     const mutation = `mutation($clientId: ID!, $domainId: ID!, $presets: [OnboardingPresetInput!]!) {
-      importPresets(clientId: $clientId, domainId: $domainId, presets: $presets) { presetId embeddingId } }`;
-    const ok = await service.graphql(mutation, { ...gqlScope(domain), presets: [{ id: GA4.id, active: true }] });
+      importPresets(clientId: $clientId, domainId: $domainId, presets: $presets) { presetId embeddingId active } }`;
+    const ok = await service.graphql(mutation, { ...gqlScope(domain), presets: [{ id: GA4.id }, { id: YOUTUBE.id, active: false }] });
     expect(ok.errors).toBeUndefined();
-    expect(ok.data.importPresets).toEqual([{ presetId: GA4.id, embeddingId: expect.any(String) }]);
-    const embedding = (await service.rest('GET', `${domain.base}/embedding/${ok.data.importPresets[0].embeddingId}`)).body;
-    expect(embedding).toMatchObject({ name: GA4.name, active: true });
+    expect(ok.data.importPresets).toEqual([
+      { presetId: GA4.id, embeddingId: expect.any(String), active: true },
+      { presetId: YOUTUBE.id, embeddingId: expect.any(String), active: false },
+    ]);
+    const read = await service.graphql(
+      'query($clientId: ID!, $id: ID!, $e: ID!) { domain(clientId: $clientId, id: $id) { embedding(id: $e) { name active googleConsentMode } } }',
+      { clientId: domain.clientId, id: domain.domainId, e: ok.data.importPresets[0].embeddingId },
+    );
+    expect(read.errors).toBeUndefined();
+    expect(read.data.domain.embedding).toEqual({ name: GA4.name, active: true, googleConsentMode: ['analytics_storage'] });
 
     const bad = [{ id: GA4.id }, { id: 99_999 }];
     const viaGraphql = await service.graphql(mutation, { ...gqlScope(domain), presets: bad });
@@ -481,6 +510,8 @@ describe('embeddings from cookies', () => {
     ]);
     expect(created.status).toBe(201);
     expect(created.body[0]).toMatchObject({ name: 'Cookiebot', assets: [{ name: 'CookieConsentBulkTicket', storageType: 'cookie' }] });
+    // An imported file says nothing about Google Consent Mode.
+    expect(created.body[0].googleConsentMode).toEqual([]);
   });
 
   it('prefers the built-in presets to imported rows, by exact name and by pattern', async () => {
@@ -508,16 +539,19 @@ describe('embeddings from cookies', () => {
 });
 
 describe('code snippets', () => {
-  it('gives a default snippet and one per active locale, pointing at the public base URL, HTML-escaped', async () => {
+  it('gives a default snippet and one per active locale: an inline script that loads app.js from the public base URL', async () => {
     const domain = await createDomain(service);
     const answer = await service.rest('GET', `${domain.base}/onboarding/embed`);
     expect(answer.status).toBe(200);
-    const src = (lang?: string) => `${PUBLIC_BASE_URL}/app.js?domain=${domain.domainId}${lang ? `&amp;lang=${lang}` : ''}`;
-    expect(answer.body).toEqual({
-      default: `<script src="${src()}" referrerpolicy="origin"></script>`,
-      de_DE: `<script src="${src('de_DE')}" referrerpolicy="origin"></script>`,
-      en_US: `<script src="${src('en_US')}" referrerpolicy="origin"></script>`,
-    });
+    expect(Object.keys(answer.body).sort()).toEqual(['de_DE', 'default', 'en_US']);
+    const src = (lang?: string) => `${PUBLIC_BASE_URL}/app.js?domain=${domain.domainId}${lang ? `&lang=${lang}` : ''}`;
+    for (const [key, lang] of [['default', undefined], ['de_DE', 'de_DE'], ['en_US', 'en_US']] as const) {
+      const snippet: string = answer.body[key];
+      // One inline element, closed once at its end: it can stand first in any <head>.
+      expect(snippet).toMatch(/^<script data-ccm-snippet>[\s\S]*<\/script>$/);
+      expect(snippet.match(/<\/script/gi)).toHaveLength(1);
+      expect(snippet).toContain(`.guard(${JSON.stringify(src(lang))})`);
+    }
 
     await service.rest('PUT', domain.base, { locales: ['fr_FR', 'zh'] });
     const changed = (await service.rest('GET', `${domain.base}/onboarding/embed`)).body;

@@ -203,6 +203,7 @@ describe('precedence of names', () => {
     cookies: cookies.map((c) => ({ name: c.wildcard ? `${c.name}*` : c.name, wildcard: c.wildcard ?? false, storageType: null, lifetime: '1 year', description: { en_US: '' } })),
     signals: { scripts: [], iframes: [], resources: [] },
     domains,
+    googleConsentMode: [],
     source: 'imported',
   });
   const withImported = (...entries: CatalogEntry[]) => new Catalog([...builtinCatalog().entries, ...entries]);

@@ -69,6 +69,7 @@ export const analyticsAndAds: Preset[] = [
         de: 'Je Analytics-Property eines; hält den Stand der laufenden Sitzung fest (Nummer, Beginn, Interaktion).',
       }),
     ],
+    googleConsentMode: ['analytics_storage'],
     signals: { scripts: ['googletagmanager.com/gtag/js'], iframes: [] },
   },
   {
@@ -160,6 +161,7 @@ export const analyticsAndAds: Preset[] = [
         de: 'Klassisches ga.js: merkt sich, wie der Besucher auf die Website kam (Verweis, Suche, Kampagne).',
       }),
     ],
+    googleConsentMode: ['analytics_storage'],
     signals: {
       scripts: ['google-analytics.com/analytics.js', 'google-analytics.com/ga.js'],
       iframes: [],
@@ -169,19 +171,20 @@ export const analyticsAndAds: Preset[] = [
     id: 3,
     name: 'Google Tag Manager',
     vendor: GOOGLE,
-    purpose: '41ba25c',
+    // Not technically necessary: it exists to load and fire the site's measurement and marketing tags.
+    purpose: 'a717ff5',
     category: 'tag-manager',
     privacyPolicyUrl: GOOGLE_PRIVACY,
     translations: {
       de_DE: {
         name: 'Google Tag Manager',
         description:
-          'Lädt und verwaltet andere Skripte („Tags“) der Website. Als technisch notwendig eingestuft, weil der Tag Manager selbst keine Cookies setzt und kein Nutzerprofil bildet; er dient nur der Auslieferung. Die darüber geladenen Dienste brauchen jeweils eine eigene Einwilligung.',
+          'Tag-Verwaltung von Google: lädt die Tags, die die Website darin eingerichtet hat (etwa Webanalyse, Conversion-Messung und Werbung), und löst sie aus. Beim Laden übermittelt der Browser die IP-Adresse des Besuchers und Angaben zum Browser an Google. Wird erst nach Einwilligung ausgeführt.',
       },
       en_US: {
         name: 'Google Tag Manager',
         description:
-          'Loads and manages the other scripts ("tags") of the website. Classed as technically necessary because the tag manager itself sets no cookies and builds no user profile; it only delivers tags. Each service it loads needs its own consent.',
+          "Google's tag management: loads the tags the website has set up in it (such as web analytics, conversion measurement and advertising) and fires them. Loading it sends the visitor's IP address and browser details to Google. It runs only after consent.",
       },
     },
     cookies: [],
@@ -1412,6 +1415,7 @@ export const analyticsAndAds: Preset[] = [
         de: 'Kampagneninformationen für Conversions, die über Google Analytics zugeordnet werden.',
       }),
     ],
+    googleConsentMode: ['ad_storage'],
     signals: {
       scripts: ['googleadservices.com/pagead/conversion'],
       iframes: ['td.doubleclick.net'],
@@ -1456,6 +1460,7 @@ export const analyticsAndAds: Preset[] = [
         de: 'Hält fest, dass __gpi nicht verwendet werden darf.',
       }),
     ],
+    googleConsentMode: ['ad_storage'],
     signals: {
       scripts: ['pagead2.googlesyndication.com/pagead/js/adsbygoogle.js'],
       iframes: ['googleads.g.doubleclick.net/pagead/ads', 'tpc.googlesyndication.com'],
@@ -1506,6 +1511,7 @@ export const analyticsAndAds: Preset[] = [
         de: 'First-Party-Speicher für Klick-IDs aus Campaign Manager / DV360 zur Conversion-Zuordnung.',
       }),
     ],
+    googleConsentMode: ['ad_storage'],
     signals: {
       scripts: ['ad.doubleclick.net/ddm'],
       iframes: ['fls.doubleclick.net', 'ad.doubleclick.net/ddm'],

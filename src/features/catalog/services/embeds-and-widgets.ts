@@ -23,6 +23,7 @@ const cookie = (name: string, lifetime: string, en_US: string, de_DE: string) =>
 
 const OTHER = '15c61c3';
 const SOCIAL = '6cd2721';
+/** Only for what passes the rule of README.md ("Technically necessary"); each such preset is listed there with its reason. */
 const NECESSARY = '41ba25c';
 
 const GOOGLE = 'Google Ireland Limited';
@@ -1069,17 +1070,20 @@ export const embedsAndWidgets: Preset[] = [
     id: 290,
     name: 'Google reCAPTCHA',
     vendor: GOOGLE,
-    purpose: NECESSARY,
+    // Google also uses what reCAPTCHA collects for purposes of its own: not exempt from consent.
+    purpose: OTHER,
     category: 'security',
     privacyPolicyUrl: GOOGLE_PRIVACY,
     translations: {
       de_DE: {
         name: 'Google reCAPTCHA',
-        description: 'Schutz vor Spam und Bots bei Formularen; prüft, ob ein Mensch die Seite bedient.',
+        description:
+          'Spam- und Bot-Schutz von Google für Formulare: Um zu prüfen, ob ein Mensch die Seite bedient, sendet reCAPTCHA die IP-Adresse, Angaben zu Browser und Gerät und das Verhalten auf der Seite an Google, das diese Daten auch für eigene Zwecke nutzt (etwa um seine Dienste zu verbessern). Wird erst nach Einwilligung geladen; bis dahin lässt sich ein damit geschütztes Formular womöglich nicht absenden.',
       },
       en_US: {
         name: 'Google reCAPTCHA',
-        description: 'Spam and bot protection for forms; checks whether a human is using the page.',
+        description:
+          "Google's spam and bot protection for forms: to check whether a person is using the page, reCAPTCHA sends the visitor's IP address, browser and device details and how they use the page to Google, which also uses this data for purposes of its own (such as improving its services). It loads only after consent; until then a form it protects may not be sent.",
       },
     },
     cookies: [
@@ -1113,17 +1117,20 @@ export const embedsAndWidgets: Preset[] = [
     id: 291,
     name: 'hCaptcha',
     vendor: 'Intuition Machines, Inc.',
-    purpose: NECESSARY,
+    // The answers to its puzzles serve the provider's own data-labelling business: not exempt from consent.
+    purpose: OTHER,
     category: 'security',
     privacyPolicyUrl: 'https://www.hcaptcha.com/privacy',
     translations: {
       de_DE: {
         name: 'hCaptcha',
-        description: 'Captcha-Dienst, der Formulare und Anmeldungen vor automatisierten Zugriffen schützt.',
+        description:
+          'Captcha-Dienst von Intuition Machines (USA), der Formulare und Anmeldungen vor automatisierten Zugriffen schützt. Er erhält die IP-Adresse, Angaben zum Browser und das Verhalten auf der Seite; die Antworten auf seine Bildaufgaben verwendet der Anbieter zudem, um Daten für seine Kunden aus dem maschinellen Lernen zu kennzeichnen. Wird erst nach Einwilligung geladen.',
       },
       en_US: {
         name: 'hCaptcha',
-        description: 'Captcha service that protects forms and logins from automated access.',
+        description:
+          "Captcha service of Intuition Machines (USA) that protects forms and logins from automated access. It receives the visitor's IP address, browser details and how they use the page; the provider also uses the answers to its picture tasks to label data for its machine-learning customers. It loads only after consent.",
       },
     },
     cookies: [],
@@ -1253,17 +1260,20 @@ export const embedsAndWidgets: Preset[] = [
     id: 301,
     name: 'PayPal',
     vendor: 'PayPal (Europe) S.à r.l. et Cie, S.C.A.',
-    purpose: NECESSARY,
+    // Recognises the browser for years and serves PayPal's own purposes too: not exempt from consent.
+    purpose: OTHER,
     category: 'payment',
     privacyPolicyUrl: 'https://www.paypal.com/webapps/mpp/ua/privacy-full',
     translations: {
       de_DE: {
         name: 'PayPal',
-        description: 'PayPal-Bezahlschaltflächen und Checkout, geladen von PayPal-Servern.',
+        description:
+          'PayPal-Bezahlschaltflächen und Checkout, von PayPal-Servern geladen, oft schon auf Produkt- und Warenkorbseiten. PayPal erhält die IP-Adresse und Angaben zum Browser, erkennt den Browser mit eigenen Cookies über Jahre wieder und nutzt die Daten als eigener Verantwortlicher auch für eigene Zwecke (etwa Betrugsabwehr über viele Shops hinweg und eigenes Marketing). Wird erst nach Einwilligung geladen.',
       },
       en_US: {
         name: 'PayPal',
-        description: 'PayPal payment buttons and checkout, loaded from PayPal’s servers.',
+        description:
+          "PayPal payment buttons and checkout, loaded from PayPal's servers, often already on product and basket pages. PayPal receives the visitor's IP address and browser details, recognises the browser with cookies of its own for years and, as a controller in its own right, also uses the data for purposes of its own (such as fraud checks across many shops and its own marketing). It loads only after consent.",
       },
     },
     cookies: [
@@ -1295,17 +1305,20 @@ export const embedsAndWidgets: Preset[] = [
     id: 302,
     name: 'Klarna',
     vendor: 'Klarna Bank AB (publ)',
-    purpose: NECESSARY,
+    // Its script also advertises Klarna in the shop, and Klarna uses the data for its own purposes: not exempt from consent.
+    purpose: OTHER,
     category: 'payment',
     privacyPolicyUrl: 'https://www.klarna.com/international/privacy-policy/',
     translations: {
       de_DE: {
         name: 'Klarna',
-        description: 'Zahlarten von Klarna wie Rechnung oder Ratenkauf sowie Klarna-Hinweise im Shop.',
+        description:
+          'Zahlarten von Klarna wie Rechnung oder Ratenkauf sowie Werbehinweise für Klarna im Shop, etwa auf Produktseiten. Klarna erhält die IP-Adresse und Angaben zum Browser und nutzt die Daten als eigener Verantwortlicher auch für eigene Zwecke (etwa eigenes Marketing). Wird erst nach Einwilligung geladen.',
       },
       en_US: {
         name: 'Klarna',
-        description: 'Klarna payment methods such as pay later or instalments, and Klarna messaging in the shop.',
+        description:
+          "Klarna payment methods such as pay later or instalments, and Klarna's promotional messages in the shop, such as on product pages. Klarna receives the visitor's IP address and browser details and, as a controller in its own right, also uses the data for purposes of its own (such as its own marketing). It loads only after consent.",
       },
     },
     cookies: [],
