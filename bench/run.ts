@@ -13,7 +13,7 @@
  *   npm run bench                          every section; writes bench/RESULTS.md
  *   npm run bench -- --only graphql,writes  those sections; writes bench/RESULTS.partial.md
  *
- * Sections: reads, graphql, writes, banner, consents, scans, start, memory (run in that order).
+ * Sections: reads, graphql, writes, banner, paint, consents, scans, start, memory (run in that order).
  *
  * Settings (environment):
  *   BENCH_POSTGRES          server URL (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -26,6 +26,7 @@
  *   BENCH_SOAK_SECONDS      the memory section's mixed load (default 600)
  *   BENCH_SETTLE_SECONDS    the memory section's wait after ready before idle samples (default 15)
  *   BENCH_CONSENT_RECORDS   records in the consent log (default 1,000,000)
+ *   BENCH_PAINT_VISITS      visits of each page variant in the paint section (default 9)
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -42,12 +43,13 @@ import { banner } from './sections/banner.ts';
 import { consents } from './sections/consents.ts';
 import { graphql } from './sections/graphql.ts';
 import { memory } from './sections/memory.ts';
+import { paint } from './sections/paint.ts';
 import { reads } from './sections/reads.ts';
 import { scans } from './sections/scans.ts';
 import { start } from './sections/start.ts';
 import { writes } from './sections/writes.ts';
 
-const SECTIONS: Record<string, (bench: Bench) => Promise<void>> = { reads, graphql, writes, banner, consents, scans, start, memory };
+const SECTIONS: Record<string, (bench: Bench) => Promise<void>> = { reads, graphql, writes, banner, paint, consents, scans, start, memory };
 /** Sections that start service processes of their own: the shared servers stop before them, so they measure alone. */
 const ALONE = new Set(['start', 'memory']);
 
