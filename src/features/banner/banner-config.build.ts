@@ -12,6 +12,7 @@ import {
   type StoredName,
 } from './banner-config.ts';
 import { contentHashOf, legalHashOf, manifestOf } from './configuration-manifest.ts';
+import { matchLocale } from './locale-match.ts';
 import type { PublishedConfiguration } from './published-configuration.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import { type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } from './texts.ts';
@@ -52,7 +53,8 @@ export function buildBannerConfig(
     showAcceptButton: buttons.has('accept'),
     showSettingsButton: buttons.has('cpanel'),
     locales: published.locales.map((locale) => locale.name),
-    fixedLocale: fixedLocale && published.locales.some((locale) => locale.name === fixedLocale) ? fixedLocale : null,
+    // `lang=de` finds `de_DE`, as the page's own `lang` does in the browser.
+    fixedLocale: matchLocale(published.locales.map((locale) => locale.name), fixedLocale),
     texts: Object.fromEntries(published.locales.map((locale) => [locale.name, localeTexts(published, locale, categories, fill)])),
     categories,
     layout: {
@@ -98,6 +100,18 @@ function categoriesOf(published: PublishedConfiguration, fill: Fill): BannerCate
   });
 }
 
+/**
+ * A translated text in the visitor's locale, else the untranslated field, else the same text in
+ * any other locale (English first): a service described in one language only is still described.
+ */
+function inAnyLocale<T extends object>(translations: Record<string, T>, locale: string, field: keyof T, base: string): string {
+  const value = (texts: T | undefined) => {
+    const text = texts?.[field];
+    return typeof text === 'string' ? text.trim() : '';
+  };
+  return value(translations[locale]) || base.trim() || value(translations.en_US) || Object.values(translations).map(value).find(Boolean) || '';
+}
+
 /** `_ga_*` → prefix `_ga_`; a name without a wildcard is exact. */
 function storedName(name: string, dynamic: boolean): StoredName {
   const star = name.indexOf('*');
@@ -110,7 +124,7 @@ function serviceOf(published: PublishedConfiguration, embedding: Embedding, fill
   const translated = (locale: Locale) => embedding.translations[locale.name] ?? {};
   return {
     id: embedding.id,
-    label: Object.fromEntries(published.locales.map((locale) => [locale.name, plainText(fill, translated(locale).name || embedding.name)])),
+    label: Object.fromEntries(published.locales.map((locale) => [locale.name, plainText(fill, inAnyLocale(embedding.translations, locale.name, 'name', embedding.name))])),
     scriptLoaderGroup: embedding.scriptLoaderGroup,
     scriptHtmlCode: embedding.scriptHtmlCode,
     scriptMarkers: embedding.scriptMarkers,
@@ -126,7 +140,8 @@ function serviceOf(published: PublishedConfiguration, embedding: Embedding, fill
         return [
           locale.name,
           {
-            title: plainText(fill, own.blockedContentTitle || locale.blockedContentTitle),
+            // The notice names the service, unless the embedding has a title of its own.
+            title: plainText(fill, own.blockedContentTitle || `${inAnyLocale(embedding.translations, locale.name, 'name', embedding.name)}: ${locale.blockedContentTitle}`),
             text: plainText(fill, own.blockedContentText || locale.blockedContentDisclaimer),
             button: plainText(fill, own.blockedContentButtonText || locale.blockedContentConsentButtonText),
             allowAlways: plainText(fill, locale.blockedContentConsentSwitchAllowEmbedding),
@@ -168,16 +183,17 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
 
   const serviceDetails = (service: BannerService) => {
     const embedding = embeddingsById.get(service.id)!;
-    const own = embedding.translations[locale.name] ?? {};
+    const field = (name: 'description' | 'whatDataIsCollected' | 'purposeOfDataCollection' | 'legalBasis' | 'placeOfProcessing' | 'privacyPolicyUrl') =>
+      inAnyLocale(embedding.translations, locale.name, name, embedding[name]);
     const rows: [string, string][] = [
       [locale.embeddingVendorLabel, embedding.vendor],
-      [locale.embeddingDescriptionLabel, own.description || embedding.description],
-      [locale.embeddingWhichDataIsCollectedLabel, own.whatDataIsCollected || embedding.whatDataIsCollected],
-      [locale.embeddingPurposeOfDataCollectionLabel, own.purposeOfDataCollection || embedding.purposeOfDataCollection],
-      [locale.embeddingLegalBasisLabel, own.legalBasis || embedding.legalBasis],
-      [locale.embeddingPlaceOfProcessingLabel, own.placeOfProcessing || embedding.placeOfProcessing],
+      [locale.embeddingDescriptionLabel, field('description')],
+      [locale.embeddingWhichDataIsCollectedLabel, field('whatDataIsCollected')],
+      [locale.embeddingPurposeOfDataCollectionLabel, field('purposeOfDataCollection')],
+      [locale.embeddingLegalBasisLabel, field('legalBasis')],
+      [locale.embeddingPlaceOfProcessingLabel, field('placeOfProcessing')],
     ];
-    const privacy = linkTarget(fill, own.privacyPolicyUrl || embedding.privacyPolicyUrl);
+    const privacy = linkTarget(fill, field('privacyPolicyUrl'));
     const facts = rows.filter(([, value]) => value.trim() !== '').map(([label, value]) => `<li><strong>${text(label)}:</strong> ${text(value)}</li>`);
     if (privacy) facts.push(`<li>${link(privacy, text(locale.embeddingPrivacyPolicyUrlLabel), true)}</li>`);
     return `<p><strong>${service.label[locale.name]}</strong></p>${facts.length ? `<ul>${facts.join('')}</ul>` : ''}`;
@@ -186,12 +202,11 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
   const assetRows = (category: BannerCategory) =>
     category.services.flatMap((service) =>
       embeddingsById.get(service.id)!.assets.map((asset) => {
-        const own = asset.translations[locale.name] ?? {};
         return {
           name: escapeHtml(asset.name),
           service: service.label[locale.name]!,
-          lifetime: text(own.lifetime || asset.lifetime),
-          description: text(own.description || asset.description),
+          lifetime: text(inAnyLocale(asset.translations, locale.name, 'lifetime', asset.lifetime)),
+          description: text(inAnyLocale(asset.translations, locale.name, 'description', asset.description)),
         };
       }),
     );

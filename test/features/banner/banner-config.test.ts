@@ -133,6 +133,9 @@ describe('the banner configuration of a domain', () => {
     expect(built.locales).toEqual(['en_US', 'de_DE']);
     expect(built.fixedLocale).toBe('de_DE');
     expect((await config('fr_FR')).fixedLocale).toBeNull();
+    // A language alone, or written with a hyphen, finds the domain's locale of that language.
+    expect((await config('de')).fixedLocale).toBe('de_DE');
+    expect((await config('en-us')).fixedLocale).toBe('en_US');
     expect(built.iframes).toEqual({ block: true, mode: 'blacklist', markers: ['maps.google.com'] });
   });
 

@@ -85,7 +85,16 @@ describe('the banner on the operator’s site', () => {
         assets: [{ name: 'VISITOR_INFO1_LIVE' }],
       })
     ).id;
-    ids.ads = (await created('/embedding', { name: 'Google Ads', purpose: 'cdcbd7c', googleConsentMode: ['ad_storage'] })).id;
+    // Described in English only, its name with an ampersand: the German banner shows the English text, and the switch reads "&".
+    ids.ads = (
+      await created('/embedding', {
+        name: 'Ads & Remarketing',
+        purpose: 'cdcbd7c',
+        googleConsentMode: ['ad_storage'],
+        translations: { en_US: { name: 'Ads & Remarketing', description: 'Measures which ads lead to a purchase.' } },
+        assets: [{ name: '_gcl_au', lifetime: '3 months' }],
+      })
+    ).id;
     expect((await service.rest('PUT', `${domain.base}/placeholder`, [{ name: 'FIRMA', value: 'Beispiel & Söhne GmbH' }])).status).toBe(201);
     expect((await service.rest('PUT', `${domain.base}/locale/de_DE`, { widgetTitle: 'Datenschutz bei {FIRMA}' })).status).toBe(200);
     ids.theme = (await created('/theme', { ...themePayload(), ...THEME, default: true })).id;
@@ -336,11 +345,25 @@ addEventListener('ccm19ConsentRecorded', (event) => { window.recorded = event.de
           .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((node: any) => `${node.target.join(' ')} ${node.failureSummary}`).join(', ')}`);
       }, selector);
     await settled(page, '#cc-main .cm__btn[data-role="all"]');
+    // The banner is a dialog: the keyboard focus is in it once it opens.
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#cc-main .cm'))).toBe(true);
     expect(await violations('#cc-main')).toEqual([]);
     expect(await violations(`div[data-service="${ids.video}"]`)).toEqual([]);
+    // The notice of a blocked video names the service.
+    expect(await page.$eval(`div[data-service="${ids.video}"]`, (box) => (box as HTMLElement).innerText)).toContain('YouTube');
     await page.evaluate(() => (window as any).CCM.openControlPanel());
     await settled(page, '#cc-main .pm__btn[data-role="all"]');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#cc-main .pm'))).toBe(true);
+    // Every section open, so the cookie tables and the services' details are checked too.
+    for (const title of await page.$$('#cc-main .pm__section-title[aria-expanded="false"]')) await title.click();
+    expect(await page.$$eval('#cc-main .pm table', (tables) => tables.length)).toBeGreaterThan(0);
     expect(await violations('#cc-main .pm')).toEqual([]);
+    // Switches read as written: "&", not "&amp;".
+    const labels = await page.$$eval('#cc-main .pm .toggle__label', (spans) => spans.map((span) => span.textContent));
+    expect(labels).toContain('Ads & Remarketing');
+    expect(labels.filter((label) => label?.includes('&amp;'))).toEqual([]);
+    // A service described only in English is described in the German banner too.
+    expect(await page.$eval('#cc-main .pm', (modal) => (modal as HTMLElement).innerText)).toContain('Measures which ads lead to a purchase.');
     await context.close();
   });
 });

@@ -4,7 +4,7 @@ import { inLocale } from './locale.ts';
 import type { ServiceRef } from './markers.ts';
 
 type Config = CookieConsent.CookieConsentConfig;
-export type Callbacks = Pick<Config, 'onFirstConsent' | 'onConsent' | 'onChange' | 'onModalReady' | 'onModalHide'>;
+export type Callbacks = Pick<Config, 'onFirstConsent' | 'onConsent' | 'onChange' | 'onModalReady' | 'onModalShow' | 'onModalHide'>;
 export type ServiceHooks = { accepted(ref: ServiceRef): void; rejected(ref: ServiceRef): void };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

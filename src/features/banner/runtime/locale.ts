@@ -1,13 +1,7 @@
 import type { BannerConfig } from '../banner-config.ts';
+import { matchLocale } from '../locale-match.ts';
 
-const normal = (tag: string) => tag.trim().replace(/-/g, '_').toLowerCase();
-const language = (tag: string) => normal(tag).split('_')[0];
-
-/** The configured locale for a tag such as `de`, `de-DE` or `de_DE`: the exact one first, else one of its language. */
-export function matchLocale(locales: string[], tag: string | null | undefined): string | null {
-  if (!tag || !tag.trim()) return null;
-  return locales.find((locale) => normal(locale) === normal(tag)) ?? locales.find((locale) => language(locale) === language(tag)) ?? null;
-}
+export { matchLocale };
 
 /** The snippet's fixed locale, else the page's `<html lang>`, else the browser's languages in order, else the first locale. */
 export function chooseLocale(config: BannerConfig, htmlLang: string, browserLanguages: readonly string[]): string {

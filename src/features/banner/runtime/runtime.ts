@@ -14,6 +14,7 @@ import { createReleaser } from './release.ts';
 import { eraseUnknownCookies, removeStoredKeys } from './storage.ts';
 import { predatesReset, readStoredRecord } from './stored-consent.ts';
 import { injectStyles } from './styles.ts';
+import { focusInto, makeAccessible } from './accessibility.ts';
 import { addLogo, createSettingsButton } from './theme.ts';
 
 /**
@@ -112,6 +113,11 @@ function start(handover: Handover): void {
     onChange: afterChoice,
     onModalReady: ({ modalName, modal }) => {
       if (modalName === 'consentModal') addLogo(config, modal);
+      makeAccessible(modal);
+    },
+    onModalShow: ({ modalName }) => {
+      const modal = document.querySelector<HTMLElement>(modalName === 'consentModal' ? '#cc-main .cm' : '#cc-main .pm');
+      if (modal) focusInto(modal);
     },
     onModalHide: ({ modalName }) => {
       if (modalName === 'consentModal') settings.show();
