@@ -30,8 +30,8 @@ const scanner = createScanner({ browser: createSharedBrowser(), policy: async (h
 const serviceServer = createServer();
 const base = await listen(serviceServer);
 // The screenshots start no scan: the queue would connect only if one were started.
-const { scanJobs } = composeScanning({ orm: database.orm, scanner, jobs: () => startJobQueue({ url: database.url, onError: () => {} }), pageLimit: 1, onError: () => {} });
-const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, scanJobs, adminApiKey: ADMIN, publicBaseUrl: base });
+const { scanJobs, complianceScans } = composeScanning({ orm: database.orm, scanner, jobs: () => startJobQueue({ url: database.url, onError: () => {} }), pageLimit: 1, onError: () => {} });
+const services = buildServices({ orm: database.orm, changes: database.changes, scanner, maxConcurrentScans: 1, scanJobs, complianceScans, adminApiKey: ADMIN, publicBaseUrl: base });
 serviceServer.on(
   'request',
   buildApp({

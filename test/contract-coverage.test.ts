@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { restRoutes } from '../rest-adapter/routes.ts';
 import { apiKeyFields, createdApiKeyFields } from '../src/features/api-keys/api-key.contract.ts';
+import { bannerWarningFields } from '../src/features/banner-check/banner-warning.contract.ts';
 import { clientCreate, clientFields, clientUpdate } from '../src/features/clients/client.contract.ts';
 import { domainCreate, domainFields, domainUpdate } from '../src/features/domains/domain.contract.ts';
 import { assetCreate, assetFields, assetUpdate } from '../src/features/embeddings/embedding-asset.contract.ts';
@@ -172,6 +173,7 @@ const OUTPUTS: [string, FieldList][] = [
   ['EmbeddingAsset', assetFields],
   ['Theme', themeFields],
   ['Locale', localeFields],
+  ['BannerWarning', bannerWarningFields],
 ];
 
 /** Every GraphQL input type of a payload, with its field list, the write it is for and any field of its own. */

@@ -96,6 +96,7 @@ const BASELINES: Record<string, Baseline> = {
   revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
   scanDomain: ({ ids }) => domainOf(ids),
   startScan: ({ ids }) => domainOf(ids),
+  startComplianceScan: ({ ids }) => domainOf(ids),
   dismissScanFinding: ({ ids }) => ({ ...domainOf(ids), id: ids.findingId }),
   setWebhook: ({ ids }) => ({ clientId: ids.clientId, input: { url: 'https://hooks.example.org/consent' } }),
   deleteWebhook: ({ ids }) => ({ clientId: ids.clientId }),

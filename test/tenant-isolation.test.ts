@@ -13,6 +13,7 @@ import { restRoutes } from '../rest-adapter/routes.ts';
 import type { RestRoute } from '../src/features/feature.ts';
 import { schema } from '../src/app/graphql-schema.ts';
 import type { ScanFindings, Scanner } from '../src/scanner/scan.ts';
+import type { ConsentCheck } from '../src/scanner/compliance.ts';
 import { API, createApiKey, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { localeNameOf, pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
 import { type GraphqlAnswer, type HttpAnswer, type TestClient, type TestService, startTestService } from './support/service.ts';
@@ -47,12 +48,21 @@ const countingScanner: Scanner = {
       iframes: [],
       stylesheets: [],
       fonts: [],
+      unblockable: [],
       imprintUrl: null,
       privacyPolicyUrl: null,
       address: { company: null, street: null, zipCode: null, city: null },
       refusedRequests: [],
       durationMs: 1,
     };
+  },
+  async checkConsent(url): Promise<ConsentCheck> {
+    scans.push(url);
+    const state = (name: ConsentCheck['states']['beforeConsent']['state']) => ({
+      state: name, choice: null, clicked: false, pages: [{ url, status: 200, bannerShown: false }], banner: null, bannerRequested: false,
+      cookies: [], storage: [], requests: [], heldBack: [],
+    });
+    return { url, site: 'shop.test', bannerOrigin: null, states: { beforeConsent: state('beforeConsent'), afterReject: state('afterReject'), afterAcceptAll: state('afterAcceptAll') }, refusedRequests: [], durationMs: 1 };
   },
   async warmUp() {},
   async close() {},
@@ -128,6 +138,7 @@ async function snapshotOf(clientId: string): Promise<string> {
       themes: await read(`${base}/theme`),
       locales: await read(`${base}/locale`),
       snippets: await read(`${base}/onboarding/embed`),
+      complianceScans: await read(`${base}/complianceScan?limit=100`),
     });
   }
   return JSON.stringify({ client, domains, apiKeys, contents, allClients });
@@ -261,9 +272,9 @@ describe('REST: a client key on another client', () => {
 
 // ── GraphQL ─────────────────────────────────────────────────────────────────
 
-type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId' | 'scanId' | 'findingId';
+type IdName = 'clientId' | 'domainId' | 'embeddingId' | 'assetId' | 'themeId' | 'placeholderName' | 'localeName' | 'keyId' | 'searchTerm' | 'consentId' | 'scanId' | 'findingId' | 'complianceScanId';
 /** How deep an id sits: a mixed call takes the shallow ones from B and the deeper ones from A. */
-const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, scanId: 2, findingId: 2, assetId: 3 };
+const DEPTH: Record<IdName, number> = { clientId: 0, searchTerm: 0, domainId: 1, keyId: 1, embeddingId: 2, themeId: 2, placeholderName: 2, localeName: 2, consentId: 2, scanId: 2, findingId: 2, complianceScanId: 2, assetId: 3 };
 
 /**
  * Valid arguments per mutation: which argument carries which id of the world, and the others.
@@ -301,6 +312,7 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   deleteTheme: { ids: { clientId: 'clientId', domainId: 'domainId', themeId: 'themeId' } },
   scanDomain: { ids: { clientId: 'clientId', domainId: 'domainId' } },
   startScan: { ids: { clientId: 'clientId', domainId: 'domainId' } },
+  startComplianceScan: { ids: { clientId: 'clientId', domainId: 'domainId' } },
   dismissScanFinding: { ids: { clientId: 'clientId', domainId: 'domainId', id: 'findingId' } },
   setWebhook: { ids: { clientId: 'clientId' }, args: () => ({ input: { url: 'https://hooks.example.org/intruder' } }) },
   deleteWebhook: { ids: { clientId: 'clientId' } },
@@ -334,6 +346,8 @@ const FIELD_ARGS: Record<string, { ids: Record<string, IdName>; args?: () => Rec
   'Domain.scans': { ids: {} },
   'Domain.scan': { ids: { id: 'scanId' } },
   'Domain.scanComparison': { ids: { id: 'scanId' } },
+  'Domain.complianceScans': { ids: {} },
+  'Domain.complianceScan': { ids: { id: 'complianceScanId' } },
 };
 
 /** What a client key may do with each Query field. A field missing here fails the suite. */

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../db/job-queue.ts';
+import { compliancePassAfterScan, type ComplianceScans, createComplianceScans, startComplianceWorker } from '../features/compliance/compliance-scans.service.ts';
 import { findingsAfterScan, type PermanentScan, startPermanentScan } from '../features/permanent-scan/permanent-scan.ts';
 import { createWebhookDeliveries, type WebhookDeliveries } from '../features/permanent-scan/webhook-delivery.ts';
 import { createScanJobs, type ScanJobs } from '../features/scan-jobs/scan-jobs.service.ts';
@@ -12,7 +13,7 @@ import type { Scanner } from '../scanner/scan.ts';
  * How scans, their findings and webhook deliveries are put together on the job queue — the same
  * for the service, a worker process and the tests.
  */
-export type Scanning = { scanJobs: ScanJobs; webhooks: WebhookDeliveries };
+export type Scanning = { scanJobs: ScanJobs; webhooks: WebhookDeliveries; complianceScans: ComplianceScans };
 
 export function composeScanning({
   orm,
@@ -39,15 +40,21 @@ export function composeScanning({
     retryDelaySeconds: webhookRetryDelaySeconds,
     onRefused: (clientId, reason) => onError(new Error(reason), `a webhook delivery of client ${clientId} was refused`),
   });
+  const complianceScans = createComplianceScans({ orm, scanner, jobs, webhooks, onError });
+  const findings = findingsAfterScan({ orm, webhooks });
+  const compliancePass = compliancePassAfterScan({ orm, complianceScans });
   const scanJobs = createScanJobs({
     orm,
     scanner,
     queue: createScanQueue(jobs),
     pageLimit,
-    afterSuccess: findingsAfterScan({ orm, webhooks }),
-    onAfterSuccessError: (error) => onError(error, 'recording the findings of a scan failed'),
+    // A scheduled scan's findings are recorded, then its domain gets its compliance pass.
+    afterSuccess: async (job) => {
+      await findings(job).catch((error: unknown) => onError(error, 'recording the findings of a scan failed'));
+      await compliancePass(job).catch((error: unknown) => onError(error, 'queueing the compliance scan of a scheduled scan failed'));
+    },
   });
-  return { scanJobs, webhooks };
+  return { scanJobs, webhooks, complianceScans };
 }
 
 export type PermanentScanTiming = {
@@ -64,9 +71,9 @@ export const permanentScanTiming = (intervalMinutes: number): PermanentScanTimin
 });
 
 /**
- * The work a process takes from the queue: queued scans (`concurrency` at once), webhook
- * deliveries, and the permanent scan's sweep. The API process runs it unless SCAN_WORKER=0; a
- * `consent-config scan-worker` process runs nothing else.
+ * The work a process takes from the queue: queued scans and queued compliance scans
+ * (`concurrency` of each at once), webhook deliveries, and the permanent scan's sweep. The API
+ * process runs it unless SCAN_WORKER=0; a `consent-config scan-worker` process runs nothing else.
  */
 export async function startBackgroundWork({
   orm,
@@ -81,8 +88,9 @@ export async function startBackgroundWork({
   permanentScan: PermanentScanTiming;
   onError: (error: unknown, what: string) => void;
 }): Promise<{ stop(): Promise<void> }> {
-  const { scanJobs, webhooks } = scanning;
+  const { scanJobs, webhooks, complianceScans } = scanning;
   await startScanWorker(scanJobs.queue, scanJobs.runner, concurrency);
+  await startComplianceWorker(complianceScans, concurrency);
   await webhooks.work();
   const sweep: PermanentScan = startPermanentScan({
     orm,

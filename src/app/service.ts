@@ -96,6 +96,7 @@ export async function startService(): Promise<ServiceHandle> {
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
         scanJobs: scanning.scanJobs,
+        complianceScans: scanning.complianceScans,
         adminApiKey: settings.adminApiKey,
         publicBaseUrl: settings.publicBaseUrl,
         observeScan: metrics.scan,

@@ -10,6 +10,7 @@ import { syncLocalesOfDomain } from '../features/locales/locale.operations.ts';
 import { createScanGate, type ScanOutcome } from '../features/onboarding/scan-gate.ts';
 import type { Scanner } from '../scanner/scan.ts';
 import type { ScanJobs } from '../features/scan-jobs/scan-jobs.service.ts';
+import type { ComplianceScans } from '../features/compliance/compliance-scans.service.ts';
 
 /** What the long-lived services are made of; the server, the command line and the tests differ only in these. */
 export type ServiceParts = {
@@ -27,6 +28,8 @@ export type ServiceParts = {
   maxConcurrentScans: number;
   /** Scans kept as jobs, on the job queue (app/background.ts `composeScanning`). */
   scanJobs: ScanJobs;
+  /** Compliance scans, on the job queue (app/background.ts `composeScanning`). */
+  complianceScans: ComplianceScans;
   adminApiKey: string | undefined;
   publicBaseUrl: string;
   /** Where scan outcomes are counted (the metrics); default: nowhere. */
@@ -40,6 +43,7 @@ export function buildServices(parts: ServiceParts): AppServices {
     scanner: parts.scanner,
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
     scanJobs: parts.scanJobs,
+    complianceScans: parts.complianceScans,
     keys: createKeyRing({ orm: parts.orm, adminApiKey: parts.adminApiKey }),
     publicBaseUrl: parts.publicBaseUrl,
     syncLocalesOfDomain,

@@ -37,13 +37,14 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
   return withDatabase(async (database, settings) => {
     const scanner = scannerFromSettings(settings.scan);
     const jobs = jobQueueOnDemand(() => startJobQueue({ url: database.url, onError: () => {} }));
-    const { scanJobs } = composeScanning({ orm: database.orm, scanner, jobs: jobs.queue, pageLimit: settings.scan.pageLimit, onError: () => {} });
+    const { scanJobs, complianceScans } = composeScanning({ orm: database.orm, scanner, jobs: jobs.queue, pageLimit: settings.scan.pageLimit, onError: () => {} });
     const services = buildServices({
       orm: database.orm,
       changes: database.changes,
       scanner,
       maxConcurrentScans: settings.scan.maxConcurrent,
       scanJobs,
+      complianceScans,
       adminApiKey: settings.adminApiKey,
       publicBaseUrl: settings.publicBaseUrl,
     });

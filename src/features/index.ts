@@ -1,7 +1,9 @@
 import { apiKeysFeature } from './api-keys/index.ts';
 import { bannerFeature } from './banner/index.ts';
+import { bannerCheckFeature } from './banner-check/index.ts';
 import { catalogFeature } from './catalog/index.ts';
 import { clientsFeature } from './clients/index.ts';
+import { complianceFeature } from './compliance/index.ts';
 import { consentsFeature } from './consents/index.ts';
 import { domainsFeature } from './domains/index.ts';
 import { embeddingsFeature } from './embeddings/index.ts';
@@ -31,10 +33,12 @@ export const features: readonly Feature[] = [
   tcfVendorsFeature,
   onboardingFeature,
   bannerFeature,
+  bannerCheckFeature,
   consentsFeature,
   revisionsFeature,
   scanJobsFeature,
   permanentScanFeature,
+  complianceFeature,
 ];
 
 /** Every stored entity, for the ORM. */

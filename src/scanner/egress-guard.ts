@@ -22,8 +22,8 @@ export type EgressGuard = {
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'upgrade'];
 
 /** Marker headers on the guard's own answers, so the scanner can tell them from the site's. */
-const REFUSED_HEADER = 'x-scan-refused';
-const UNREACHABLE_HEADER = 'x-scan-unreachable';
+export const REFUSED_HEADER = 'x-scan-refused';
+export const UNREACHABLE_HEADER = 'x-scan-unreachable';
 
 export async function startEgressGuard(policy: EgressPolicy): Promise<EgressGuard> {
   const refused: RefusedRequest[] = [];

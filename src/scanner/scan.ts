@@ -1,8 +1,9 @@
-import type { BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
+import type { BrowserContext, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import { type PostalAddress, extractAddress } from './address.ts';
 import type { EgressPolicy } from './address-policy.ts';
 import type { SharedBrowser } from './browser.ts';
+import { type ConsentCheck, createConsentChecker } from './compliance.ts';
 import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
 import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts';
 
@@ -76,6 +77,29 @@ export type VisitedPage = {
   slow?: boolean;
 };
 
+/**
+ * A request of another site that one of the site's own pages makes as the browser reads it, which
+ * no consent banner running in the page can hold back:
+ *
+ * - `iframe`: a frame whose navigation the HTML parser started, that is an `<iframe src>` written in
+ *   the page's HTML as served. Chromium starts it as the parser inserts the element, before any
+ *   script or observer can act. Frames a script put in (`appendChild`, `innerHTML`,
+ *   `document.write`, a `data-src` turned into `src`) are not: a banner can hold those.
+ * - `stylesheet`, `font`: stylesheets and font files, which load as they are inserted whoever
+ *   inserts them, and which a banner holds neither by marker nor otherwise; except those a script
+ *   of another site put in (directly, or through a stylesheet it put in), which wait with that
+ *   script when the banner holds it.
+ *
+ * Another site: another registrable domain than the site's, as for cookies' `party`. Redirects
+ * count once, under the address the page asked for.
+ */
+export type UnblockableLoad = {
+  kind: 'iframe' | 'stylesheet' | 'font';
+  url: string;
+  /** The page of the site whose document asked for it (for a frame, the document it is written in). */
+  page: string;
+};
+
 export type ScanFindings = {
   url: string;
   pages: VisitedPage[];
@@ -91,6 +115,8 @@ export type ScanFindings = {
   iframes: string[];
   stylesheets: string[];
   fonts: string[];
+  /** What of those no consent banner can hold back, page by page (see UnblockableLoad). */
+  unblockable: UnblockableLoad[];
   imprintUrl: string | null;
   privacyPolicyUrl: string | null;
   address: PostalAddress;
@@ -210,6 +236,8 @@ export type ScanOptions = {
 
 export type Scanner = {
   scan(url: string, options?: ScanOptions): Promise<ScanFindings>;
+  /** The compliance scan's three visits (before consent, after "reject all", after "accept all"): compliance.ts. */
+  checkConsent(url: string): Promise<ConsentCheck>;
   /**
    * Checks that the browser starts (readiness checks): launches it unless it runs or has started
    * before; one launched only for this closes again when no scan has used it for a while.
@@ -261,6 +289,7 @@ export function createScanner({
         await guard.close();
       }
     },
+    checkConsent: createConsentChecker({ browser, policy, limits }),
     warmUp: () => browser.warmUp(),
     close: () => browser.close(),
   };
@@ -302,6 +331,8 @@ type Crawl = {
   iframes: Set<string>;
   stylesheets: Set<string>;
   fonts: Set<string>;
+  /** The frames, stylesheets and fonts requested, with what started each (for `unblockable`), by `kind url page`. */
+  loads: Map<string, Load>;
   /** Per kind, by `origin name`. */
   storage: Record<StorageKind, Map<string, FoundStorageKey>>;
   texts: Map<string, { text: string; jsonLd: string[] }>;
@@ -318,6 +349,44 @@ type Crawl = {
   busy: number;
 };
 
+/**
+ * A frame, stylesheet or font a page requested, with what started the request (the browser's
+ * initiator): the HTML or CSS parser of the document or stylesheet at `from`, or a script, with
+ * the addresses of the scripts on its stack.
+ */
+type Load = {
+  kind: UnblockableLoad['kind'];
+  url: string;
+  page: string;
+  by: 'parser' | 'script' | 'other';
+  from: string | undefined;
+  scripts: string[];
+};
+
+/** The script addresses on an initiator's stack, its asynchronous parents' included. */
+function stackScripts(stack: Protocol.Runtime.StackTrace | undefined): string[] {
+  const scripts: string[] = [];
+  for (let trace = stack; trace; trace = trace.parent) for (const frame of trace.callFrames) scripts.push(frame.url);
+  return scripts;
+}
+
+/** Notes a frame, stylesheet or font request with its initiator, once per kind, address and page. */
+function noteLoad(crawl: Crawl, request: HTTPRequest, kind: Load['kind']): void {
+  // A redirect's next hop was not asked for by the page: the address it asked for counts.
+  if (request.redirectChain().length > 0) return;
+  const initiator = request.initiator();
+  const frame = request.frame();
+  // A frame is written in its parent's document; a stylesheet or font is asked for by its frame's.
+  const written = kind === 'iframe' ? (initiator?.type === 'parser' ? initiator.url : frame?.parentFrame()?.url()) : frame?.url();
+  const page = written && normalise(written);
+  if (!page) return;
+  const url = request.url();
+  const key = `${kind} ${url} ${page}`;
+  if (crawl.loads.has(key)) return;
+  const by = initiator?.type === 'parser' || initiator?.type === 'script' ? initiator.type : 'other';
+  crawl.loads.set(key, { kind, url, page, by, from: initiator?.url, scripts: stackScripts(initiator?.stack) });
+}
+
 async function openTab(context: BrowserContext, crawl: Crawl): Promise<Page> {
   const page = await context.newPage();
   crawl.signal.addEventListener('abort', () => void page.close().catch(() => {}));
@@ -326,13 +395,45 @@ async function openTab(context: BrowserContext, crawl: Crawl): Promise<Page> {
     const type = request.resourceType();
     const url = request.url();
     if (type === 'script') crawl.scripts.add(url);
-    else if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) crawl.iframes.add(url);
+    else if (type === 'document' && request.frame() && request.frame() !== page.mainFrame()) {
+      crawl.iframes.add(url);
+      noteLoad(crawl, request, 'iframe');
+    }
     // Only what came from somewhere: not data: fonts embedded in a stylesheet.
     else if (!/^https?:/.test(url)) return;
-    else if (type === 'stylesheet') crawl.stylesheets.add(url);
-    else if (type === 'font') crawl.fonts.add(url);
+    else if (type === 'stylesheet') {
+      crawl.stylesheets.add(url);
+      noteLoad(crawl, request, 'stylesheet');
+    } else if (type === 'font') {
+      crawl.fonts.add(url);
+      noteLoad(crawl, request, 'font');
+    }
   });
   return page;
+}
+
+/**
+ * Of the loads noted, those of another site than `site` that a page of the site asked for and no
+ * consent banner can hold back (see UnblockableLoad): frames the HTML parser started; stylesheets
+ * and fonts unless a script of another site put them in, directly or through the stylesheets that
+ * asked for them (followed up to a document, or a few steps).
+ */
+function unblockableLoads(loads: Iterable<Load>, site: string): UnblockableLoad[] {
+  const all = [...loads];
+  const stylesheets = new Map(all.filter((load) => load.kind === 'stylesheet').map((load) => [load.url, load]));
+  const otherSite = (address: string) => URL.canParse(address) && siteOf(new URL(address).hostname) !== site;
+  const byOtherSitesScript = (load: Load): boolean => {
+    for (let step: Load | undefined = load, depth = 0; step && depth < 8; depth++) {
+      if (step.by === 'script') return step.scripts.some(otherSite);
+      if (step.by !== 'parser' || !step.from) return false;
+      step = stylesheets.get(step.from);
+    }
+    return false;
+  };
+  return all
+    .filter((load) => otherSite(load.url) && !otherSite(load.page))
+    .filter((load) => (load.kind === 'iframe' ? load.by === 'parser' : !byOtherSitesScript(load)))
+    .map(({ kind, url, page }) => ({ kind, url, page }));
 }
 
 /**
@@ -543,6 +644,7 @@ async function crawl(
     iframes: new Set(),
     stylesheets: new Set(),
     fonts: new Set(),
+    loads: new Map(),
     storage: { localStorage: new Map(), sessionStorage: new Map(), indexedDB: new Map(), cacheStorage: new Map() },
     texts: new Map(),
     allLinks: new Map(),
@@ -642,6 +744,7 @@ async function crawl(
     iframes: [...state.iframes],
     stylesheets: [...state.stylesheets],
     fonts: [...state.fonts],
+    unblockable: unblockableLoads(state.loads.values(), state.site),
     imprintUrl,
     privacyPolicyUrl,
     address: imprint

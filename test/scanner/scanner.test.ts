@@ -245,6 +245,51 @@ describe('stylesheets and fonts', () => {
   });
 });
 
+describe('what no consent banner can hold back', () => {
+  let found: ScanFindings;
+  beforeAll(async () => {
+    found = await scanner().scan('http://www.einbettung.test/');
+  }, 60_000);
+  const sorted = (loads: ScanFindings['unblockable']) =>
+    [...loads].sort((a, b) => `${a.kind} ${a.url} ${a.page}`.localeCompare(`${b.kind} ${b.url} ${b.page}`));
+
+  it('lists iframes written with src in the HTML, stylesheets and fonts of other sites, each with the page that asked for it', () => {
+    expect(sorted(found.unblockable)).toEqual([
+      { kind: 'font', url: 'https://fonts.gstatic.com/s/fixturesans/v1/fixture-sans.woff2', page: 'http://www.einbettung.test/' },
+      { kind: 'font', url: 'https://use.typekit.net/af/fixture/l?primer=7cdcb4&fvd=n4&v=3', page: 'http://www.einbettung.test/' },
+      { kind: 'iframe', url: 'https://www.youtube.com/embed/im-html', page: 'http://www.einbettung.test/' },
+      { kind: 'iframe', url: 'https://www.youtube.com/embed/zweites-video', page: 'http://www.einbettung.test/videos' },
+      { kind: 'stylesheet', url: 'https://fonts.googleapis.com/css2?family=Fixture+Sans&display=swap', page: 'http://www.einbettung.test/' },
+      // The site's own script inserted it: no banner holds a stylesheet.
+      { kind: 'stylesheet', url: 'https://use.typekit.net/fix1abc.css', page: 'http://www.einbettung.test/' },
+    ]);
+  });
+
+  it('leaves out frames a script gave their address (data-src turned into src, or inserted), and what a script of another site put in', () => {
+    // Every one of them loaded: what is left out was seen and judged, not missed.
+    expect(found.iframes).toEqual(
+      expect.arrayContaining(['https://www.youtube.com/embed/mit-data-src', 'https://www.youtube.com/embed/per-skript']),
+    );
+    expect(found.stylesheets).toContain('https://fonts.googleapis.com/css?family=Widget+Sans');
+    expect(found.fonts).toContain('https://fonts.gstatic.com/s/widgetsans/v1/widget-sans.woff2');
+    const listed = found.unblockable.map((load) => load.url);
+    for (const url of [
+      'https://www.youtube.com/embed/mit-data-src',
+      'https://www.youtube.com/embed/per-skript',
+      'https://fonts.googleapis.com/css?family=Widget+Sans',
+      'https://fonts.gstatic.com/s/widgetsans/v1/widget-sans.woff2',
+    ]) {
+      expect(listed).not.toContain(url);
+    }
+  });
+
+  it("lists no scripts: the bistro's Vimeo frame, written in its HTML, is all, beside the Hotjar and Meta scripts it loads", async () => {
+    const bistro = await scanner().scan('http://www.bistro.test/');
+    expect(bistro.scripts).toEqual(expect.arrayContaining(['http://static.hotjar.com/c/hotjar-4711.js', 'http://connect.facebook.net/en_US/fbevents.js']));
+    expect(bistro.unblockable).toEqual([{ kind: 'iframe', url: 'https://player.vimeo.com/video/76979871', page: 'http://www.bistro.test/' }]);
+  }, 60_000);
+});
+
 describe('limits and isolation', () => {
   it('stops at the page limit', async () => {
     const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageLimit: 10 } }).scan(

@@ -101,6 +101,16 @@ export const oddPathSegment = fc.oneof(
 /** Short names of name characters, leaning on the dot, which URL parsers treat specially (`.`, `..`, `a..`). */
 export const dotHeavyName = fc.string({ unit: fc.constantFrom('.', '.', '.', '-', '_', 'a', 'Z', '0'), minLength: 1, maxLength: 6 });
 
+// ── colours ─────────────────────────────────────────────────────────────────
+
+/** A theme colour as the contract takes it, `#rrggbb`, in either case. */
+export const hexColour = fc
+  .tuple(fc.integer({ min: 0, max: 0xffffff }), fc.boolean())
+  .map(([value, upper]) => {
+    const hex = `#${value.toString(16).padStart(6, '0')}`;
+    return upper ? hex.toUpperCase() : hex;
+  });
+
 // ── values, as JSON text or GraphQL literals ────────────────────────────────
 
 /**

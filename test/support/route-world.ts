@@ -5,6 +5,7 @@ import { API, createApiKey, createDomain, type DomainPath, domainState, embeddin
 import type { TestService } from './service.ts';
 import { finishScanJob, insertScanJob } from '../../src/features/scan-jobs/scan-job.store.ts';
 import { newId } from '../../src/kernel/ids.ts';
+import { finishComplianceScan, insertComplianceScan } from '../../src/features/compliance/compliance-scan.store.ts';
 
 /**
  * For suites driven by the REST route table: one seeded object of every kind, the route's path
@@ -56,6 +57,7 @@ export async function seedWorld(service: TestService): Promise<World> {
     `insert into "scan_finding" ("id", "domain_id", "kind", "key", "name", "detail", "first_scan_id", "last_scan_id") values (?, ?, 'storage', ?, ?, ?, ?, ?)`,
     [findingId, domain.domainId, 'localStorage seeded_key', 'seeded_key', JSON.stringify({ storageType: 'localStorage', name: 'seeded_key', origin: 'http://www.shop.test' }), scanIds[1], scanIds[1]],
   );
+  const complianceScanId = await recordCleanComplianceScan(service, domain.domainId, revisions.body.revisions[0].hash);
   const webhook = await service.rest('PUT', `${API}/${domain.clientId}/webhook`, { url: 'https://hooks.example.org/consent' });
   expect(webhook.status, webhook.text).toBe(200);
   return {
@@ -77,6 +79,7 @@ export async function seedWorld(service: TestService): Promise<World> {
       consentId,
       scanId: scanIds[1]!,
       findingId,
+      complianceScanId,
     },
   };
 }
@@ -99,12 +102,38 @@ async function recordSucceededScan(service: TestService, domainId: string, cooki
         indexedDB: [],
         cacheStorage: [],
       },
+      advice: [],
       url,
       pages: [{ url, status: 200, landedUrl: url }],
       durationMs: 1000,
     },
   });
   return job.id;
+}
+
+/** A compliance scan of the domain that has succeeded and found nothing (recorded through its store, not run). */
+async function recordCleanComplianceScan(service: TestService, domainId: string, revision: string): Promise<string> {
+  const em = service.database.orm.em.fork();
+  const url = 'http://www.shop.test/';
+  const scan = await insertComplianceScan(em, { id: newId(), domainId, trigger: 'job', url });
+  const state = (choice: 'necessary' | 'all' | null) => ({
+    choice,
+    clicked: choice !== null,
+    bannerShown: true,
+    revision,
+    pages: [{ url, status: 200, landedUrl: url, error: null, bannerShown: choice === null }],
+    cookies: [],
+    storage: [],
+    requests: [],
+    heldBack: [],
+    services: [],
+  });
+  await finishComplianceScan(em, scan.id, {
+    result: { site: 'shop.test', bannerOrigin: null, states: { beforeConsent: state(null), afterReject: state('necessary'), afterAcceptAll: state('all') }, findings: [], durationMs: 1000 },
+    revision,
+    revisionNumber: null,
+  });
+  return scan.id;
 }
 
 /** The route's path with every `:param` replaced by the world's id; `odd` puts a verbatim segment in place of one. */

@@ -116,6 +116,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     scanner,
     maxConcurrentScans: options.maxConcurrentScans ?? 2,
     scanJobs: scanning.scanJobs,
+    complianceScans: scanning.complianceScans,
     adminApiKey: ADMIN_KEY,
     publicBaseUrl,
     observeScan: metrics.scan,

@@ -19,6 +19,7 @@ import { Migration20261126200000_quiet_tables } from './Migration20261126200000_
 import { Migration20261126210000_lz4_parts } from './Migration20261126210000_lz4_parts.ts';
 import { Migration20261127000000_after_domain_lock } from './Migration20261127000000_after_domain_lock.ts';
 import { Migration20261127120000_bucket_deltas } from './Migration20261127120000_bucket_deltas.ts';
+import { Migration20261128034214_compliance_scans } from './Migration20261128034214_compliance_scans.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126210000_lz4_parts', class: Migration20261126210000_lz4_parts },
   { name: 'Migration20261127000000_after_domain_lock', class: Migration20261127000000_after_domain_lock },
   { name: 'Migration20261127120000_bucket_deltas', class: Migration20261127120000_bucket_deltas },
+  { name: 'Migration20261128034214_compliance_scans', class: Migration20261128034214_compliance_scans },
 ];

@@ -63,6 +63,10 @@ const PresetType = builder.objectRef<CatalogEntry>('Preset').implement({
     googleConsentMode: t.exposeStringList('googleConsentMode', {
       description: 'The Google Consent Mode types the service reads, which an embedding imported from it carries; empty for imported services.',
     }),
+    blockable: t.exposeBoolean('blockable', {
+      description:
+        'Whether the banner can hold the service back until consent. False for a service that shows itself only by stylesheets and fonts (resource signals, no script or iframe signals: Google Fonts, Bunny Fonts), which the browser requests as it reads the page: importPresets makes its embedding inactive (documented, not offered as a choice that would do nothing), and the scan advises self-hosting.',
+    }),
   }),
 });
 

@@ -53,6 +53,8 @@ export type CatalogEntry = {
   domains: string[];
   /** The Google Consent Mode types the service reads (see Preset); none for imported services, whose files do not say. */
   googleConsentMode: GoogleConsentMode[];
+  /** Whether the banner can hold the service back until consent (see `isBlockable`). */
+  blockable: boolean;
   source: 'builtin' | 'imported';
 };
 
@@ -70,14 +72,30 @@ export type Attribution = { entry: CatalogEntry; cookie: CatalogCookie | null; r
 /** The kinds of URL a scan reports, and the signal list each is matched against. */
 export type UrlKind = 'scripts' | 'iframes' | 'resources';
 
-const fromPreset = (preset: Preset): CatalogEntry => ({
-  ...preset,
-  cookies: preset.cookies.map((cookie) => ({ ...cookie })),
-  signals: { scripts: preset.signals.scripts, iframes: preset.signals.iframes, resources: preset.signals.resources ?? [] },
-  domains: preset.domains ?? [],
-  googleConsentMode: [...(preset.googleConsentMode ?? [])],
-  source: 'builtin',
-});
+/**
+ * Whether the banner can hold a service back until the visitor consents. It holds a service by its
+ * scripts and frames (an embedding's script and iframe markers, made from `signals.scripts` and
+ * `signals.iframes`) and clears its cookies on opting out; stylesheets and fonts it cannot hold:
+ * the browser requests them as it reads the page. So a service that shows itself only by
+ * stylesheets and fonts (resource signals, no script or iframe signals: Google Fonts, Bunny Fonts)
+ * is not blockable, and a switch for it in the banner would do nothing. Any other is, services
+ * known by their cookies alone included (the banner clears those, and the operator adds markers).
+ */
+export const isBlockable = (signals: CatalogEntry['signals']): boolean =>
+  signals.scripts.length > 0 || signals.iframes.length > 0 || signals.resources.length === 0;
+
+const fromPreset = (preset: Preset): CatalogEntry => {
+  const signals = { scripts: preset.signals.scripts, iframes: preset.signals.iframes, resources: preset.signals.resources ?? [] };
+  return {
+    ...preset,
+    cookies: preset.cookies.map((cookie) => ({ ...cookie })),
+    signals,
+    domains: preset.domains ?? [],
+    googleConsentMode: [...(preset.googleConsentMode ?? [])],
+    blockable: isBlockable(signals),
+    source: 'builtin',
+  };
+};
 
 /** `_ga_*` → /^_ga_.*$/ */
 const patternOf = (name: string) =>
@@ -344,6 +362,8 @@ export async function loadCatalog(em: EntityManager): Promise<Catalog> {
       signals: { scripts: [], iframes: [], resources: [] },
       domains: [...new Set((cookies.get(service.id) ?? []).flatMap((row) => hostsIn(row.domain)))],
       googleConsentMode: [],
+      // Known by its cookies, which the banner clears on opting out.
+      blockable: true,
       source: 'imported',
     }),
   );

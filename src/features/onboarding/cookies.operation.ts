@@ -11,6 +11,7 @@ import { EmbeddingEntity, type EmbeddingRow } from '../embeddings/embedding.enti
 import { appendAssets, insertEmbedding } from '../embeddings/embedding.operations.ts';
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { type CatalogEntry, type MatchRule, loadCatalog } from '../catalog/catalog.ts';
+import { unblockableImportNote } from './advice.ts';
 import { assetFromCatalog, embeddingFromCatalog } from './catalog-embedding.ts';
 import { presetKey } from './presets.operation.ts';
 
@@ -21,7 +22,8 @@ import { presetKey } from './presets.operation.ts';
  * it; `_ga` goes to Google Analytics 4 next to `_ga_<id>`, to Universal Analytics next to `_gat`).
  * Each recognised service gets one embedding with the matched assets (or the domain's existing
  * embedding for that service gets the assets it lacks); cookies nobody recognises go into one
- * inactive embedding with purpose "other", so nothing is lost.
+ * inactive embedding with purpose "other", so nothing is lost. A service that is not blockable
+ * (Google Fonts) gets an inactive embedding, as importPresets makes it.
  */
 
 const UNRECOGNISED = 'unrecognised';
@@ -59,6 +61,8 @@ export type EmbeddingPlan = {
   embeddingId: string | null;
   /** Names of the assets it gets. */
   assets: string[];
+  /** Why the embedding is (or, being active, should be) inactive: its service is not blockable (see importPresets). */
+  note: string | null;
 };
 
 export type EmbeddingsFromCookiesPlan = { cookies: CookiePlan[]; embeddings: EmbeddingPlan[] };
@@ -141,6 +145,7 @@ async function plan(em: EntityManager, domain: DomainRow, cookies: OnboardingCoo
         name: group.existing?.name ?? group.entry?.name ?? unrecognisedEmbedding([]).name,
         embeddingId: group.existing?.id ?? null,
         assets: [...group.assets.values()].map((asset) => asset.name),
+        note: (group.entry && unblockableImportNote(group.entry, group.existing?.active ?? false)) ?? null,
       }),
     );
   return { groups, plan: { cookies: cookiePlans, embeddings } };
@@ -172,7 +177,8 @@ export async function createEmbeddingsFromCookies(
         if (assets.length > 0) written.push([group.existing, appendAssets(em, group.existing, assets)]);
         continue;
       }
-      const input = group.entry ? { ...embeddingFromCatalog(group.entry, [], true), assets } : unrecognisedEmbedding(assets);
+      // A service the banner cannot hold back is documented, not offered (see importPresets).
+      const input = group.entry ? { ...embeddingFromCatalog(group.entry, [], group.entry.blockable), assets } : unrecognisedEmbedding(assets);
       written.push(insertEmbedding(em, domain, input, group.key));
     }
     await em.flush();

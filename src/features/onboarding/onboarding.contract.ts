@@ -14,7 +14,15 @@ import { placeholderResponse } from '../placeholders/placeholder.contract.ts';
  * before anyone consented.
  */
 export const PRESET_ACTIVE_DESCRIPTION =
-  'Whether the created embedding is active, that is in the banner, which asks for consent to it and holds back its scripts and frames until then. Default true (CCM19 documents false): an inactive embedding is not in the banner, so its scripts would load unasked. A preset the domain already has keeps its embedding as it is unless this is true.';
+  'Whether the created embedding is active, that is in the banner, which asks for consent to it and holds back its scripts and frames until then. Default true (CCM19 documents false): an inactive embedding is not in the banner, so its scripts would load unasked. A preset the domain already has keeps its embedding as it is unless this is true. A preset that is not blockable (Preset.blockable: it loads only as stylesheets and fonts, such as Google Fonts) is imported inactive whatever this says, and its result has a note saying why.';
+
+/**
+ * Why a preset the banner cannot hold back is not offered as a choice: the banner holds scripts
+ * and frames, and a service that loads only as stylesheets and fonts would get a switch that does
+ * nothing. Its embedding is made inactive (documented, not in the banner); the fix is on the site.
+ */
+export const PRESET_NOTE_DESCRIPTION =
+  "Extra (not in CCM19): present when the preset is not blockable (it loads only as stylesheets and fonts, such as Google Fonts, which the banner cannot hold back): it says that its embedding is inactive, so documented but not offered to visitors as a choice that would do nothing, or, for an embedding the domain already had active, that it should be switched off; and that the fix is serving the files from the site itself (the scan's advice says where they load).";
 
 export const onboardingPresetList = list(
   z.strictObject({
@@ -67,8 +75,9 @@ export const onboardingPresetResult = z.strictObject({
   embeddingId: z.uuid().meta({ description: 'The embedding just created from it, or the one the domain already had for it.' }),
   active: z.boolean().meta({
     description:
-      'Extra (not in CCM19): whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding\'s state unless it was sent with `active: true`.',
+      'Extra (not in CCM19): whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding\'s state unless it was sent with `active: true`; a preset that is not blockable is never switched on (see `note`).',
   }),
+  note: z.string().optional().meta({ description: PRESET_NOTE_DESCRIPTION }),
 }).meta({ id: 'OnboardingPresetResult' });
 
 export type OnboardingPresetResult = z.output<typeof onboardingPresetResult>;
@@ -135,6 +144,14 @@ export type OnboardingLegalFindingsResult = z.output<typeof onboardingLegalFindi
 
 const EVIDENCE_KINDS = ['cookie', 'localStorage', 'sessionStorage', 'script', 'iframe', 'stylesheet', 'font'] as const;
 
+export const AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION =
+  "Read-only extra: whether the banner can hold the service back on this site as the site loads it. False when the preset is not blockable (it loads only as stylesheets and fonts, such as Google Fonts: importPresets makes its embedding inactive by itself), and when everything that revealed it here is a stylesheet or font (Adobe Fonts' CSS embed code): a switch for it would do nothing, so import it with `active: false` to document it, and see `advice` for the fix.";
+
+/** Said of the fields a scan records since they exist: a scan job's older result lacks them. */
+export const RECORDED_SINCE = 'Absent (null in GraphQL) in the result of a scan made before the service recorded it.';
+
+export const AVAILABLE_PRESET_NOTE_DESCRIPTION = 'Read-only extra: why the service is not blockable on this site, when it is not.';
+
 const availablePreset = z.strictObject({
   id: z.int().min(1).meta({ description: 'A preset id of the catalog (built-in below 100000, imported from 100000).' }),
   name: z.string(),
@@ -144,7 +161,38 @@ const availablePreset = z.strictObject({
   evidence: z
     .array(z.strictObject({ kind: z.enum(EVIDENCE_KINDS), value: z.string() }))
     .meta({ description: 'Read-only extra: what on the site gave the service away.' }),
+  // Optional: a scan job's result stored before the field existed has none (nothing can be said of it afterwards).
+  blockable: z.boolean().optional().meta({ description: `${AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION} ${RECORDED_SINCE}` }),
+  note: z.string().optional().meta({ description: AVAILABLE_PRESET_NOTE_DESCRIPTION }),
 });
+
+/**
+ * What a scan advises changing on the site: what its pages load from other sites that no consent
+ * banner can hold back (Chromium requests it as it reads the page), one entry per kind, host and
+ * service. Ours, not CCM19's.
+ */
+export const SCAN_ADVICE_KINDS = ['iframe-src', 'third-party-stylesheet', 'third-party-font'] as const;
+
+export const SCAN_ADVICE_KIND_DESCRIPTION =
+  "iframe-src: iframes of another site written with src in a page's HTML as served, whose request starts as the browser reads the page (frames a script inserts, or written with data-src, the banner holds and are not listed); third-party-stylesheet, third-party-font: stylesheets and font files from another site, which the banner never holds (except those a script of another site inserts: they wait with that script).";
+
+export const SCAN_ADVICE_DESCRIPTION =
+  "Extra (not in CCM19): what the site's pages load from other sites before any consent, which no banner in the page can hold back, with what to change on the site. One entry per kind, host and service; empty when there is nothing to change. Sorted by kind, then host.";
+
+const scanAdvice = z
+  .strictObject({
+    kind: z.enum(SCAN_ADVICE_KINDS).meta({ description: SCAN_ADVICE_KIND_DESCRIPTION }),
+    host: z.string().meta({ description: 'The host of the other site that receives the requests (it gets every visitor\'s IP address).' }),
+    presetId: z.int().min(1).nullable().meta({
+      description: 'The catalog service the requests belong to (by its iframe signals for iframe-src, its stylesheet and font signals otherwise), or null for a host the catalog does not know.',
+    }),
+    pages: z.array(z.string()).meta({ description: 'The pages of the site that load it (the address of the document that asks for it), sorted.' }),
+    sources: z.array(z.string()).meta({ description: 'The addresses requested (the frames\' src, the stylesheets, the font files), sorted.' }),
+    fix: z.string().meta({ description: 'What to change on the site, in English (a dashboard translates it by `kind`).' }),
+  })
+  .meta({ id: 'ScanAdvice' });
+
+export type ScanAdvice = z.output<typeof scanAdvice>;
 
 export type AvailablePreset = z.output<typeof availablePreset>;
 
@@ -186,6 +234,7 @@ export const onboardingScanResult = z.strictObject({
     indexedDB: z.array(foundStorageKey).meta({ description: 'Read-only extra: IndexedDB databases, by name and origin.' }),
     cacheStorage: z.array(foundStorageKey).meta({ description: 'Read-only extra: Cache Storage caches, by name and origin.' }),
   }),
+  advice: z.array(scanAdvice).optional().meta({ description: `${SCAN_ADVICE_DESCRIPTION} ${RECORDED_SINCE}` }),
   url: z.string().meta({ description: 'Read-only extra: the address the scan opened.' }),
   pages: z.array(visitedPage).meta({ description: 'Read-only extra: the pages the crawl visited.' }),
   durationMs: z.number().min(0).meta({ description: 'Read-only extra: how long the scan took.' }),

@@ -1,4 +1,6 @@
 import {
+  AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION,
+  AVAILABLE_PRESET_NOTE_DESCRIPTION,
   type AvailablePreset,
   ONBOARDING_STORAGE_TYPES,
   onboardingCookieList,
@@ -7,6 +9,12 @@ import {
   onboardingPresetList,
   type OnboardingScanResult,
   PRESET_ACTIVE_DESCRIPTION,
+  PRESET_NOTE_DESCRIPTION,
+  RECORDED_SINCE,
+  SCAN_ADVICE_DESCRIPTION,
+  SCAN_ADVICE_KIND_DESCRIPTION,
+  SCAN_ADVICE_KINDS,
+  type ScanAdvice,
 } from './onboarding.contract.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
@@ -57,6 +65,20 @@ const AvailablePresetType = builder.objectRef<AvailablePreset>('AvailablePreset'
     vendor: t.exposeString('vendor'),
     translations: t.field({ type: [PresetTranslationType], resolve: (preset) => toTranslationEntries(preset.translations) }),
     evidence: t.expose('evidence', { type: [EvidenceType] }),
+    blockable: t.exposeBoolean('blockable', { nullable: true, description: `${AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION} ${RECORDED_SINCE}` }),
+    note: t.exposeString('note', { nullable: true, description: AVAILABLE_PRESET_NOTE_DESCRIPTION }),
+  }),
+});
+
+const ScanAdviceType = builder.objectRef<ScanAdvice>('ScanAdvice').implement({
+  description: 'Something the site loads from another site that no consent banner can hold back, with what to change on the site.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: `${oneOf(SCAN_ADVICE_KINDS)} ${SCAN_ADVICE_KIND_DESCRIPTION}` }),
+    host: t.exposeString('host', { description: "The host of the other site that receives the requests (it gets every visitor's IP address)." }),
+    presetId: t.exposeInt('presetId', { nullable: true, description: 'The catalog service the requests belong to, or null for a host the catalog does not know.' }),
+    pages: t.exposeStringList('pages', { description: 'The pages of the site that load it, sorted.' }),
+    sources: t.exposeStringList('sources', { description: "The addresses requested (the frames' src, the stylesheets, the font files), sorted." }),
+    fix: t.exposeString('fix', { description: 'What to change on the site, in English (a dashboard translates it by kind).' }),
   }),
 });
 
@@ -104,6 +126,7 @@ export const ScanResultType = builder.objectRef<OnboardingScanResult>('Onboardin
     privacyPolicyUrl: t.exposeString('privacyPolicyUrl', { nullable: true }),
     availablePresets: t.expose('availablePresets', { type: [AvailablePresetType] }),
     storage: t.expose('storage', { type: ScanStorageType }),
+    advice: t.expose('advice', { type: [ScanAdviceType], nullable: true, description: `${SCAN_ADVICE_DESCRIPTION} ${RECORDED_SINCE}` }),
     url: t.exposeString('url', { description: 'The address the scan opened.' }),
     pages: t.expose('pages', { type: [ScanPageType] }),
     durationMs: t.exposeInt('durationMs'),
@@ -148,6 +171,11 @@ const EmbeddingPlanType = builder.objectRef<EmbeddingPlan>('EmbeddingPlan').impl
     name: t.exposeString('name'),
     embeddingId: t.exposeID('embeddingId', { nullable: true }),
     assets: t.exposeStringList('assets'),
+    note: t.exposeString('note', {
+      nullable: true,
+      description:
+        'Set when the service is not blockable (Preset.blockable): why an embedding created for it is inactive, or why an active one it extends should be switched off.',
+    }),
   }),
 });
 
@@ -196,8 +224,10 @@ const OnboardingPresetResultType = builder.objectRef<OnboardingPresetResult>('On
     presetId: t.exposeInt('presetId'),
     embeddingId: t.exposeID('embeddingId', { description: 'The embedding created from the preset, or the one the domain already had for it.' }),
     active: t.exposeBoolean('active', {
-      description: "Whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding's state unless it was sent with active: true.",
+      description:
+        "Whether that embedding is active now, so in the banner. A preset the domain already had keeps its embedding's state unless it was sent with active: true; a preset that is not blockable is never switched on (see note).",
     }),
+    note: t.exposeString('note', { nullable: true, description: PRESET_NOTE_DESCRIPTION }),
   }),
 });
 
@@ -242,7 +272,7 @@ builder.mutationFields((t) => ({
   importPresets: t.field({
     type: [OnboardingPresetResultType],
     description:
-      'One embedding per preset, all or nothing; results in request order. A new embedding is active (in the banner) unless active: false is sent; a preset the domain already has answers with its embedding, switched on only by active: true.',
+      'One embedding per preset, all or nothing; results in request order. A new embedding is active (in the banner) unless active: false is sent, or the preset is not blockable (Preset.blockable: it loads only as stylesheets and fonts, such as Google Fonts), which is imported inactive with a note saying why; a preset the domain already has answers with its embedding, switched on only by active: true.',
     args: { ...domainArgs(t), presets: t.arg({ type: [OnboardingPresetInput], required: true }).validate(onboardingPresetList) },
     resolve: (_, { presets, ...scope }, ctx) => importPresets(ctx, scope, presets),
   }),

@@ -7,6 +7,7 @@ import { requireDomain } from '../domains/domain.access.ts';
 import { insertEmbedding } from '../embeddings/embedding.operations.ts';
 import { EmbeddingEntity } from '../embeddings/embedding.entity.ts';
 import { type CatalogCookie, type CatalogEntry, loadCatalog } from '../catalog/catalog.ts';
+import { unblockableImportNote } from './advice.ts';
 import { embeddingFromCatalog } from './catalog-embedding.ts';
 
 export const presetKey = (presetId: number) => `preset:${presetId}`;
@@ -18,9 +19,12 @@ const cookieKey = (cookie: CatalogCookie) => `${cookie.storageType ?? 'cookie'} 
  * new embedding is active unless `active` is false (CCM19 documents false as the default; see
  * PRESET_ACTIVE_DESCRIPTION for why not here). A preset the domain already has answers with its
  * existing embedding (switched on if `active` is true, otherwise left as it is); each result says
- * whether its embedding is active now. A cookie several presets of the request list goes into one
- * embedding only, that of the preset the catalog prefers for the name (`_ga` of Google Analytics
- * 4 and Universal Analytics: Google Analytics 4).
+ * whether its embedding is active now. A preset the banner cannot hold back (not `blockable`:
+ * Google Fonts) is made inactive whatever `active` says, and never switched on: documented, not
+ * offered to visitors as a choice that would do nothing; its result's `note` says why. A cookie
+ * several presets of the request list goes into one embedding only, that of the preset the
+ * catalog prefers for the name (`_ga` of Google Analytics 4 and Universal Analytics: Google
+ * Analytics 4).
  */
 export async function importPresets(
   ctx: RequestContext,
@@ -47,16 +51,19 @@ export async function importPresets(
         const listers = [...new Set(listing.get(cookieKey(cookie))!.map((item) => item.entry))];
         return listers.length === 1 || catalog.preferredOf(listers, cookie) === entry;
       });
-    const results = presets.map((preset) => {
+    const results = presets.map((preset): OnboardingPresetResult => {
       const entry = catalog.byId(preset.id)!;
       const present = byKey.get(presetKey(entry.id));
+      let embedding: { id: string; active: boolean };
       if (present) {
-        if (preset.active === true) present.active = true;
-        return { presetId: entry.id, embeddingId: present.id, active: present.active };
+        if (preset.active === true && entry.blockable) present.active = true;
+        embedding = present;
+      } else {
+        const input = embeddingFromCatalog(entry, ownCookies(entry), entry.blockable && (preset.active ?? true));
+        [embedding] = insertEmbedding(em, domain, input, presetKey(entry.id));
       }
-      const input = embeddingFromCatalog(entry, ownCookies(entry), preset.active ?? true);
-      const [embedding] = insertEmbedding(em, domain, input, presetKey(entry.id));
-      return { presetId: entry.id, embeddingId: embedding.id, active: embedding.active };
+      const note = unblockableImportNote(entry, embedding.active);
+      return { presetId: entry.id, embeddingId: embedding.id, active: embedding.active, ...(note === undefined ? {} : { note }) };
     });
     await em.flush();
     return results;

@@ -1,6 +1,7 @@
 import type { AvailablePreset } from './onboarding.contract.ts';
 import type { Catalog, CatalogEntry, FoundKey, UrlKind } from '../catalog/catalog.ts';
 import type { ScanFindings } from '../../scanner/scan.ts';
+import { unblockableOnSite } from './advice.ts';
 
 type Evidence = AvailablePreset['evidence'][number];
 
@@ -17,7 +18,8 @@ const URL_EVIDENCE: readonly ['scripts' | 'iframes' | 'stylesheets' | 'fonts', E
  * frames, stylesheets and fonts by their source address; cookies and storage keys by name and by
  * the domain they were set on (a cookie's domain, a storage key's origin), as
  * `Catalog.attribute` decides. A cookie that belongs to a service by its domain is evidence of
- * that service, whatever its name (`fr` on `.facebook.com` once Meta Pixel is found).
+ * that service, whatever its name (`fr` on `.facebook.com` once Meta Pixel is found). Each says
+ * whether the banner can hold it back there (`blockable`, with a `note` when not).
  */
 export function recogniseServices(catalog: Catalog, findings: ScanFindings): AvailablePreset[] {
   const found = new Map<number, { entry: CatalogEntry; evidence: Evidence[] }>();
@@ -49,12 +51,17 @@ export function recogniseServices(catalog: Catalog, findings: ScanFindings): Ava
 
   return [...found.values()]
     .sort((a, b) => a.entry.id - b.entry.id)
-    .map(({ entry, evidence }) => ({
-      id: entry.id,
-      name: entry.name,
-      purpose: entry.purpose,
-      vendor: entry.vendor,
-      translations: entry.translations,
-      evidence,
-    }));
+    .map(({ entry, evidence }) => {
+      const note = unblockableOnSite(entry, evidence);
+      return {
+        id: entry.id,
+        name: entry.name,
+        purpose: entry.purpose,
+        vendor: entry.vendor,
+        translations: entry.translations,
+        evidence,
+        blockable: note === undefined,
+        ...(note === undefined ? {} : { note }),
+      };
+    });
 }

@@ -1,9 +1,13 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import type { ScanFindings } from '../../scanner/scan.ts';
 import type { OnboardingScanResult } from './onboarding.contract.ts';
+import { scanAdvice } from './advice.ts';
 import { recogniseServices } from './recognise.ts';
 
-/** A scan's findings as the onboarding scan answers them: with the catalog services they reveal. */
+/**
+ * A scan's findings as the onboarding scan answers them: with the catalog services they reveal,
+ * and the advice on what the site loads that no banner can hold back.
+ */
 export function scanResultOf(findings: ScanFindings, catalog: Catalog): OnboardingScanResult {
   return {
     address: findings.address,
@@ -17,6 +21,7 @@ export function scanResultOf(findings: ScanFindings, catalog: Catalog): Onboardi
       indexedDB: findings.indexedDB,
       cacheStorage: findings.cacheStorage,
     },
+    advice: scanAdvice(catalog, findings),
     url: findings.url,
     pages: findings.pages,
     durationMs: findings.durationMs,

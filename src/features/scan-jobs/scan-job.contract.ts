@@ -12,7 +12,7 @@ export const SCAN_FAILURES = ['site', 'refused', 'crawl', 'interrupted'] as cons
 export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
 export type ScanJobStatus = (typeof SCAN_JOB_STATUSES)[number];
 
-const scanJobError = z
+export const scanJobError = z
   .strictObject({
     kind: z.enum(SCAN_FAILURES).meta({
       description: "site: the website's own answer (an error status, an empty page); refused: an address scans may not visit; crawl: the browser or the network failed; interrupted: the workers running it stopped too often.",

@@ -6,7 +6,7 @@ import { ScanCookieType, ScanPageType, ScanResultType } from '../onboarding/onbo
 import type { ScanComparison, ScanJob, ScanJobSummary } from './scan-job.contract.ts';
 import { compareScans, getScan, listScans, startScan } from './scan-job.operations.ts';
 
-const ScanJobErrorType = builder.objectRef<NonNullable<ScanJob['error']>>('ScanJobError').implement({
+export const ScanJobErrorType = builder.objectRef<NonNullable<ScanJob['error']>>('ScanJobError').implement({
   fields: (t) => ({
     kind: t.exposeString('kind', { description: 'site, refused, crawl or interrupted.' }),
     message: t.exposeString('message'),

@@ -18,16 +18,16 @@ export type ScanQueue = {
 };
 
 const SCAN_QUEUE = 'scan';
-/** Where a job goes when it has failed its last try. */
-const GIVEN_UP_QUEUE = 'scan-given-up';
+/** Where a job goes when it has failed its last try: its queue's name and this (`scan-given-up`). */
+const GIVEN_UP_SUFFIX = '-given-up';
 
 type ScanMessage = { scanJobId: string };
 
 export const workerName = () => `${hostname()}:${process.pid}`;
 
-async function declareQueues(boss: PgBoss): Promise<void> {
-  await boss.createQueue(GIVEN_UP_QUEUE, { retryLimit: 0 });
-  await boss.createQueue(SCAN_QUEUE, {
+async function declareQueues(boss: PgBoss, name: string): Promise<void> {
+  await boss.createQueue(`${name}${GIVEN_UP_SUFFIX}`, { retryLimit: 0 });
+  await boss.createQueue(name, {
     // A worker that stops sends no more heartbeats: its job goes to another worker.
     heartbeatSeconds: 10,
     // A scan stops itself after its time limit (at most 10 minutes); past this it is lost.
@@ -35,30 +35,34 @@ async function declareQueues(boss: PgBoss): Promise<void> {
     retryLimit: 2,
     retryDelay: 5,
     retryBackoff: true,
-    deadLetter: GIVEN_UP_QUEUE,
+    deadLetter: `${name}${GIVEN_UP_SUFFIX}`,
     deleteAfterSeconds: 24 * 60 * 60,
   });
 }
 
-/** The scan queue on the job queue `jobs` gives (asked for at first use). */
-export function createScanQueue(jobs: () => Promise<JobQueue>, { pollingIntervalSeconds = 0.5 } = {}): ScanQueue {
+/**
+ * The scan queue on the job queue `jobs` gives (asked for at first use). `name`: another kind of
+ * scan job kept in a table of its own (the compliance scans' `compliance-scan`), with the same
+ * heartbeats, tries and dead letters; the message names the stored job's id either way.
+ */
+export function createScanQueue(jobs: () => Promise<JobQueue>, { pollingIntervalSeconds = 0.5, name = SCAN_QUEUE } = {}): ScanQueue {
   let ready: Promise<PgBoss> | undefined;
   const boss = () =>
     (ready ??= (async () => {
       const queue = await jobs();
-      await declareQueues(queue.boss);
+      await declareQueues(queue.boss, name);
       return queue.boss;
     })());
   return {
     async enqueue(scanJobId) {
-      await (await boss()).send(SCAN_QUEUE, { scanJobId } satisfies ScanMessage);
+      await (await boss()).send(name, { scanJobId } satisfies ScanMessage);
     },
     async work({ concurrency, run, interrupted }) {
       const queue = await boss();
-      await queue.work<ScanMessage>(SCAN_QUEUE, { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+      await queue.work<ScanMessage>(name, { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
         await run(job!.data.scanJobId);
       });
-      await queue.work<ScanMessage>(GIVEN_UP_QUEUE, { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 2) }, async ([job]) => {
+      await queue.work<ScanMessage>(`${name}${GIVEN_UP_SUFFIX}`, { pollingIntervalSeconds: Math.max(pollingIntervalSeconds, 2) }, async ([job]) => {
         await interrupted(job!.data.scanJobId, 'the scan was tried 3 times and no run ended (workers stopped during it, or the database failed)');
       });
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
-import { registrableDomain } from '../../../src/features/catalog/catalog.ts';
+import { builtinCatalog, isBlockable, registrableDomain } from '../../../src/features/catalog/catalog.ts';
 import { presetSchema } from '../../../src/features/catalog/preset.ts';
 
 const signalCount = (preset: (typeof builtinPresets)[number]) =>
@@ -53,6 +53,23 @@ describe('the built-in preset catalog', () => {
     const fontsAndCdns = builtinPresets.filter((preset) => preset.category === 'fonts-and-cdn');
     expect(fontsAndCdns.map((preset) => preset.name)).toEqual(expect.arrayContaining(['Google Fonts', 'Adobe Fonts', 'Font Awesome', 'Bunny Fonts']));
     for (const preset of fontsAndCdns) expect(preset.signals.resources?.length, preset.name).toBeGreaterThan(0);
+  });
+
+  it('is blockable but for the services that show themselves only by stylesheets and fonts, which the banner cannot hold', () => {
+    const catalog = builtinCatalog();
+    expect(catalog.entries.filter((entry) => !entry.blockable).map((entry) => entry.name)).toEqual(['Google Fonts', 'Bunny Fonts']);
+    // Google Fonts serves no scripts: its stylesheets and font files are all a site loads of it.
+    expect(catalog.entries.find((entry) => entry.name === 'Google Fonts')?.signals).toEqual({
+      scripts: [],
+      iframes: [],
+      resources: ['fonts.googleapis.com', 'fonts.gstatic.com'],
+    });
+    // Adobe Fonts and Font Awesome also load by a script (a project's JavaScript embed code, a kit), which the banner holds.
+    expect(catalog.entries.filter((entry) => ['Adobe Fonts', 'Font Awesome'].includes(entry.name)).map((entry) => entry.blockable)).toEqual([true, true]);
+    // Known by cookies alone (and so imported services): the banner clears those, the operator adds markers.
+    expect(isBlockable({ scripts: [], iframes: [], resources: [] })).toBe(true);
+    expect(isBlockable({ scripts: [], iframes: ['maps.example.com'], resources: ['fonts.example.com'] })).toBe(true);
+    expect(isBlockable({ scripts: [], iframes: [], resources: ['fonts.example.com'] })).toBe(false);
   });
 
   it('covers the kinds of service a website typically embeds', () => {

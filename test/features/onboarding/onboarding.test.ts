@@ -24,6 +24,8 @@ const preset = (name: string) => {
 const YOUTUBE = preset('YouTube');
 const GA4 = preset('Google Analytics 4');
 const UA = preset('Google Analytics (Universal Analytics)');
+const GOOGLE_FONTS = preset('Google Fonts');
+const ADOBE_FONTS = preset('Adobe Fonts');
 
 const gqlScope = (domain: DomainPath) => ({ clientId: domain.clientId, domainId: domain.domainId });
 
@@ -535,6 +537,181 @@ describe('embeddings from cookies', () => {
     // A pattern row of the file, for a platform the built-in catalog does not have.
     expect(imported).toMatchObject({ name: '_exa_ses_42', rule: 'imported', presetName: 'Example Analytics', pattern: '_exa_ses_*' });
     expect(imported.presetId).toBeGreaterThanOrEqual(100_000);
+  });
+});
+
+describe('what the banner cannot hold back', () => {
+  const SITE = 'http://www.einbettung.test/';
+  /**
+   * test/fixtures/websites.ts: YouTube frames written with src on two pages, one with data-src and
+   * one a script inserts; Google Fonts' stylesheet in the HTML, Adobe Fonts' inserted by the site's
+   * own script; a widget's script of another site that inserts a Google Fonts stylesheet.
+   */
+  const advice = [
+    {
+      kind: 'iframe-src',
+      host: 'www.youtube.com',
+      presetId: YOUTUBE.id,
+      pages: [SITE, `${SITE}videos`],
+      sources: ['https://www.youtube.com/embed/im-html', 'https://www.youtube.com/embed/zweites-video'],
+      fix: expect.stringMatching(new RegExp(`^Write these iframes with data-src instead of src: .*until the banner finds consent to YouTube \\(import preset ${YOUTUBE.id} `)),
+    },
+    {
+      kind: 'third-party-stylesheet',
+      host: 'fonts.googleapis.com',
+      presetId: GOOGLE_FONTS.id,
+      pages: [SITE],
+      sources: ['https://fonts.googleapis.com/css2?family=Fixture+Sans&display=swap'],
+      fix: expect.stringMatching(/^Serve these stylesheets from the site's own server instead of fonts\.googleapis\.com: .*point the <link> or @import at the copies/),
+    },
+    {
+      kind: 'third-party-stylesheet',
+      host: 'use.typekit.net',
+      presetId: ADOBE_FONTS.id,
+      pages: [SITE],
+      sources: ['https://use.typekit.net/fix1abc.css'],
+      fix: expect.stringMatching(/^Serve these stylesheets from the site's own server instead of use\.typekit\.net/),
+    },
+    {
+      kind: 'third-party-font',
+      host: 'fonts.gstatic.com',
+      presetId: GOOGLE_FONTS.id,
+      pages: [SITE],
+      sources: ['https://fonts.gstatic.com/s/fixturesans/v1/fixture-sans.woff2'],
+      fix: expect.stringMatching(/^Serve these font files from the site's own server instead of fonts\.gstatic\.com: .*@font-face/),
+    },
+    {
+      kind: 'third-party-font',
+      host: 'use.typekit.net',
+      presetId: ADOBE_FONTS.id,
+      pages: [SITE],
+      sources: ['https://use.typekit.net/af/fixture/l?primer=7cdcb4&fvd=n4&v=3'],
+      fix: expect.stringMatching(/^Serve these font files from the site's own server instead of use\.typekit\.net/),
+    },
+  ];
+
+  it("advises on iframes written with src and on other sites' stylesheets and fonts, not on what a script put in", async () => {
+    const domain = await createDomain(service, SITE);
+    const answer = await service.rest('GET', `${domain.base}/onboarding/scan`);
+    expect(answer.status, answer.text).toBe(200);
+    // Not the frame written with data-src, nor the one a script inserted, nor the widget's Google Fonts stylesheet.
+    expect(answer.body.advice).toEqual(advice);
+
+    const found = Object.fromEntries(answer.body.availablePresets.map((p: { id: number }) => [p.id, p]));
+    expect(Object.keys(found).map(Number).sort((a, b) => a - b)).toEqual([YOUTUBE.id, GOOGLE_FONTS.id, ADOBE_FONTS.id]);
+    expect(found[YOUTUBE.id].blockable).toBe(true);
+    expect(found[YOUTUBE.id]).not.toHaveProperty('note');
+    // Google Fonts never can be held back; Adobe Fonts could by its script, but this site loads it as a stylesheet.
+    expect(found[GOOGLE_FONTS.id]).toMatchObject({ blockable: false, note: expect.stringMatching(/^Google Fonts loads only as stylesheets and fonts, .*inactive embedding/) });
+    expect(found[ADOBE_FONTS.id]).toMatchObject({
+      blockable: false,
+      note: expect.stringMatching(/^On this site Adobe Fonts showed itself only by stylesheets and fonts, .*import it with active: false/),
+    });
+  });
+
+  it('gives the same advice through GraphQL', async () => {
+    const domain = await createDomain(service, SITE);
+    const answer = await service.graphql(
+      `mutation($clientId: ID!, $domainId: ID!) { scanDomain(clientId: $clientId, domainId: $domainId) {
+         advice { kind host presetId pages sources fix }
+         availablePresets { id blockable note }
+       } }`,
+      gqlScope(domain),
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.scanDomain.advice).toEqual(advice);
+    expect(answer.data.scanDomain.availablePresets).toEqual([
+      { id: YOUTUBE.id, blockable: true, note: null },
+      { id: GOOGLE_FONTS.id, blockable: false, note: expect.stringContaining('loads only as stylesheets and fonts') },
+      { id: ADOBE_FONTS.id, blockable: false, note: expect.stringContaining('On this site Adobe Fonts') },
+    ]);
+  });
+
+  it("advises on the shop's YouTube frame, written in its HTML, and on nothing of its scripts", async () => {
+    const domain = await createDomain(service, 'http://www.shop.test/');
+    const answer = await service.rest('GET', `${domain.base}/onboarding/scan`);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.advice).toEqual([
+      expect.objectContaining({ kind: 'iframe-src', host: 'www.youtube.com', presetId: YOUTUBE.id, pages: ['http://www.shop.test/'] }),
+    ]);
+  });
+
+  it('imports a preset the banner cannot hold back as an inactive embedding, with a note saying why, even when asked to activate it', async () => {
+    const domain = await createDomain(service);
+    const answer = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GOOGLE_FONTS.id, active: true }, { id: YOUTUBE.id }]);
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toEqual([
+      {
+        presetId: GOOGLE_FONTS.id,
+        embeddingId: expect.any(String),
+        active: false,
+        note: expect.stringMatching(/^Google Fonts loads only as stylesheets and fonts, which the consent banner cannot hold back, so its embedding is inactive/),
+      },
+      { presetId: YOUTUBE.id, embeddingId: expect.any(String), active: true },
+    ]);
+    const fontsId = answer.body[0].embeddingId;
+    const stored = (await service.rest('GET', `${domain.base}/embedding/${fontsId}`)).body;
+    expect(stored).toMatchObject({ name: 'Google Fonts', active: false, purpose: GOOGLE_FONTS.purpose, scriptMarkers: [], iframeMarkers: [] });
+
+    // Asked again to activate it: still not switched on.
+    const again = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GOOGLE_FONTS.id, active: true }]);
+    expect(again.body).toEqual([{ presetId: GOOGLE_FONTS.id, embeddingId: fontsId, active: false, note: answer.body[0].note }]);
+    expect((await service.rest('GET', `${domain.base}/embedding/${fontsId}`)).body.active).toBe(false);
+
+    // Switched on by hand, it stays as the operator left it, and the note says to switch it off.
+    expect((await service.rest('PUT', `${domain.base}/embedding/${fontsId}`, { active: true })).status).toBe(200);
+    const switchedOn = await service.rest('POST', `${domain.base}/onboarding/presets`, [{ id: GOOGLE_FONTS.id }]);
+    expect(switchedOn.body).toEqual([
+      { presetId: GOOGLE_FONTS.id, embeddingId: fontsId, active: true, note: expect.stringMatching(/switch the embedding off \(active: false\)/) },
+    ]);
+  });
+
+  it('says so in GraphQL: Preset.blockable, and the note of importPresets and of the cookies plan', async () => {
+    const blockable = await service.graphql(
+      `query($a: Int!, $b: Int!, $c: Int!, $d: Int!) {
+         a: preset(id: $a) { name blockable } b: preset(id: $b) { name blockable } c: preset(id: $c) { name blockable } d: preset(id: $d) { name blockable } }`,
+      { a: GOOGLE_FONTS.id, b: preset('Bunny Fonts').id, c: ADOBE_FONTS.id, d: YOUTUBE.id },
+    );
+    expect(blockable.errors).toBeUndefined();
+    expect(Object.values(blockable.data)).toEqual([
+      { name: 'Google Fonts', blockable: false },
+      { name: 'Bunny Fonts', blockable: false },
+      { name: 'Adobe Fonts', blockable: true },
+      { name: 'YouTube', blockable: true },
+    ]);
+
+    const domain = await createDomain(service);
+    const imported = await service.graphql(
+      `mutation($clientId: ID!, $domainId: ID!, $presets: [OnboardingPresetInput!]!) {
+         importPresets(clientId: $clientId, domainId: $domainId, presets: $presets) { presetId embeddingId active note } }`,
+      { ...gqlScope(domain), presets: [{ id: GOOGLE_FONTS.id }, { id: YOUTUBE.id }] },
+    );
+    expect(imported.errors).toBeUndefined();
+    expect(imported.data.importPresets).toEqual([
+      { presetId: GOOGLE_FONTS.id, embeddingId: expect.any(String), active: false, note: expect.stringContaining('its embedding is inactive') },
+      { presetId: YOUTUBE.id, embeddingId: expect.any(String), active: true, note: null },
+    ]);
+
+    // A cookie on Google Fonts' domain goes to its embedding, which stays inactive; the plan says why.
+    const cookies = [{ name: 'fixture_font_choice', storageType: 'cookie', domain: '.gstatic.com' }];
+    const plan = await service.graphql(
+      `query($clientId: ID!, $id: ID!, $cookies: [OnboardingCookieInput!]!) { domain(clientId: $clientId, id: $id) {
+         embeddingsFromCookiesPlan(cookies: $cookies) { embeddings { action presetId embeddingId assets note } } } }`,
+      { clientId: domain.clientId, id: domain.domainId, cookies },
+    );
+    expect(plan.errors).toBeUndefined();
+    expect(plan.data.domain.embeddingsFromCookiesPlan.embeddings).toEqual([
+      {
+        action: 'extend',
+        presetId: GOOGLE_FONTS.id,
+        embeddingId: imported.data.importPresets[0].embeddingId,
+        assets: ['fixture_font_choice'],
+        note: expect.stringContaining('its embedding is inactive'),
+      },
+    ]);
+    const created = await service.rest('POST', `${domain.base}/onboarding/embeddingsFromCookies`, cookies);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toEqual([expect.objectContaining({ name: 'Google Fonts', active: false })]);
   });
 });
 

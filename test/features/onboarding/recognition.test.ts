@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
 import { builtinCatalog, Catalog, type CatalogEntry } from '../../../src/features/catalog/catalog.ts';
+import { scanAdvice } from '../../../src/features/onboarding/advice.ts';
 import { recogniseServices } from '../../../src/features/onboarding/recognise.ts';
 import type { FoundCookie, ScanFindings } from '../../../src/scanner/scan.ts';
 
@@ -26,6 +27,7 @@ function findings(found: Partial<ScanFindings> = {}): ScanFindings {
     iframes: [],
     stylesheets: [],
     fonts: [],
+    unblockable: [],
     imprintUrl: null,
     privacyPolicyUrl: null,
     address: { company: null, street: null, zipCode: null, city: null },
@@ -190,6 +192,61 @@ describe('stylesheets and fonts', () => {
   });
 });
 
+describe('what the banner cannot hold back', () => {
+  const advise = (unblockable: ScanFindings['unblockable']) => scanAdvice(builtinCatalog(), findings({ unblockable }));
+  const HOME = SITE;
+  const CONTACT = `${SITE}kontakt`;
+
+  it('gives one entry per kind, host and service, with its pages and addresses sorted, entries by kind then host', () => {
+    const maps = 'https://www.google.com/maps/embed?pb=bakery';
+    const captcha = 'https://www.google.com/recaptcha/api2/anchor?k=bakery';
+    const advice = advise([
+      { kind: 'font', url: 'https://fonts.gstatic.com/s/lora/v32/lora.woff2', page: HOME },
+      { kind: 'iframe', url: captcha, page: CONTACT },
+      { kind: 'iframe', url: maps, page: CONTACT },
+      { kind: 'iframe', url: maps, page: HOME },
+      { kind: 'stylesheet', url: 'https://fonts.googleapis.com/css2?family=Lora', page: CONTACT },
+      { kind: 'stylesheet', url: 'https://fonts.googleapis.com/css2?family=Lora', page: HOME },
+    ]);
+    expect(advice.map(({ kind, host, presetId, pages, sources }) => ({ kind, host, presetId, pages, sources }))).toEqual([
+      { kind: 'iframe-src', host: 'www.google.com', presetId: GOOGLE_MAPS.id, pages: [HOME, CONTACT], sources: [maps] },
+      { kind: 'iframe-src', host: 'www.google.com', presetId: RECAPTCHA.id, pages: [CONTACT], sources: [captcha] },
+      { kind: 'third-party-stylesheet', host: 'fonts.googleapis.com', presetId: GOOGLE_FONTS.id, pages: [HOME, CONTACT], sources: ['https://fonts.googleapis.com/css2?family=Lora'] },
+      { kind: 'third-party-font', host: 'fonts.gstatic.com', presetId: GOOGLE_FONTS.id, pages: [HOME], sources: ['https://fonts.gstatic.com/s/lora/v32/lora.woff2'] },
+    ]);
+    expect(advice[0]!.fix).toContain('until the banner finds consent to Google Maps');
+    expect(advice[1]!.fix).toContain('until the banner finds consent to Google reCAPTCHA');
+  });
+
+  it("advises on a frame of a host the catalog does not know, and tells how to make an embedding hold it", () => {
+    const [entry] = advise([{ kind: 'iframe', url: 'https://booking.example-widget.com/embed/42', page: HOME }]);
+    expect(entry).toMatchObject({ kind: 'iframe-src', host: 'booking.example-widget.com', presetId: null });
+    expect(entry!.fix).toContain("add booking.example-widget.com to an embedding's iframeMarkers");
+  });
+
+  it('has nothing to advise on when nothing was unblockable', () => {
+    expect(advise([])).toEqual([]);
+  });
+
+  it('marks a found service blockable unless the banner cannot hold it as the site loads it', () => {
+    const css = 'https://use.typekit.net/abc1def.css';
+    const kit = 'https://use.typekit.net/abc1def.js';
+    const blockable = (found: Partial<ScanFindings>) => recognise(found).map(({ id, blockable, note }) => ({ id, blockable, note }));
+    // Adobe Fonts by its JavaScript embed code: the banner holds the script, and with it the fonts.
+    expect(blockable({ scripts: [kit], stylesheets: [css] })).toEqual([{ id: ADOBE_FONTS.id, blockable: true, note: undefined }]);
+    // By its stylesheet alone, on this site: not.
+    expect(blockable({ stylesheets: [css] })).toEqual([
+      { id: ADOBE_FONTS.id, blockable: false, note: expect.stringContaining('On this site Adobe Fonts showed itself only by stylesheets and fonts') },
+    ]);
+    // Google Fonts never.
+    expect(blockable({ stylesheets: ['https://fonts.googleapis.com/css2?family=Lora'] })).toEqual([
+      { id: GOOGLE_FONTS.id, blockable: false, note: expect.stringContaining('Google Fonts loads only as stylesheets and fonts') },
+    ]);
+    // A service found by its cookies alone stays blockable.
+    expect(blockable({ cookies: [cookie('_ga_BAKERY1')] })).toEqual([{ id: GA4.id, blockable: true, note: undefined }]);
+  });
+});
+
 describe('precedence of names', () => {
   /** An Open Cookie Database service, as loadCatalog makes one of imported rows. */
   const imported = (id: number, name: string, cookies: { name: string; wildcard?: boolean }[], domains: string[] = []): CatalogEntry => ({
@@ -204,6 +261,7 @@ describe('precedence of names', () => {
     signals: { scripts: [], iframes: [], resources: [] },
     domains,
     googleConsentMode: [],
+    blockable: true,
     source: 'imported',
   });
   const withImported = (...entries: CatalogEntry[]) => new Catalog([...builtinCatalog().entries, ...entries]);

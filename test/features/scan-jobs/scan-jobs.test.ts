@@ -78,6 +78,61 @@ describe('starting a scan', () => {
   });
 });
 
+describe('a scan job stored before the scan recorded advice', () => {
+  it('still reads over REST and GraphQL: what it never recorded is absent (null in GraphQL), not made up', async () => {
+    const domain = await createDomain(service, 'http://www.shop.test/');
+    const started = await service.rest('POST', `${domain.base}/scan`);
+    const done = await untilEnded(domain, started.body.id);
+    expect(done.status).toBe('succeeded');
+    // As an older version of the service stored it: no advice, no blockable on the presets.
+    const older = { ...done.result!, advice: undefined, availablePresets: done.result!.availablePresets.map(({ blockable: _blockable, ...preset }) => preset) };
+    await service.database.orm.em.fork().getConnection().execute(`update "scan_job" set "result" = ? where "id" = ?`, [JSON.stringify(older), done.id]);
+
+    const read = await service.rest('GET', `${domain.base}/scan/${done.id}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.result.advice).toBeUndefined();
+    expect(read.body.result.availablePresets.length).toBeGreaterThan(0);
+    const viaGraphql = await service.graphql(
+      'query($clientId: ID!, $id: ID!, $scan: ID!) { domain(clientId: $clientId, id: $id) { scan(id: $scan) { result { advice { kind } availablePresets { id blockable } } } } }',
+      { clientId: domain.clientId, id: domain.domainId, scan: done.id },
+    );
+    expect(viaGraphql.errors).toBeUndefined();
+    expect(viaGraphql.data.domain.scan.result.advice).toBeNull();
+    expect(viaGraphql.data.domain.scan.result.availablePresets.every((preset: { blockable: unknown }) => preset.blockable === null)).toBe(true);
+  });
+});
+
+describe('advice in a scan job', () => {
+  it("carries in its result, over REST and GraphQL, what the site loads that the banner cannot hold back, with the fix", async () => {
+    const domain = await createDomain(service, 'http://www.einbettung.test/');
+    const started = await service.rest('POST', `${domain.base}/scan`);
+    expect(started.status, started.text).toBe(201);
+    const done = await untilEnded(domain, started.body.id);
+    expect(done.status).toBe('succeeded');
+    const advice = done.result!.advice!;
+    expect(advice.map(({ kind, host }) => `${kind} ${host}`)).toEqual([
+      'iframe-src www.youtube.com',
+      'third-party-stylesheet fonts.googleapis.com',
+      'third-party-stylesheet use.typekit.net',
+      'third-party-font fonts.gstatic.com',
+      'third-party-font use.typekit.net',
+    ]);
+    expect(advice[0]).toMatchObject({
+      pages: ['http://www.einbettung.test/', 'http://www.einbettung.test/videos'],
+      sources: ['https://www.youtube.com/embed/im-html', 'https://www.youtube.com/embed/zweites-video'],
+      fix: expect.stringContaining('data-src instead of src'),
+    });
+
+    const read = await service.graphql(
+      `query($clientId: ID!, $domainId: ID!, $id: ID!) { domain(clientId: $clientId, id: $domainId) {
+        scan(id: $id) { result { advice { kind host presetId pages sources fix } } } } }`,
+      { clientId: domain.clientId, domainId: domain.domainId, id: started.body.id },
+    );
+    expect(read.errors).toBeUndefined();
+    expect(read.data.domain.scan.result.advice).toEqual(advice);
+  });
+});
+
 describe('the synchronous onboarding scan', () => {
   it('is kept as a job too, with the same result it answered', async () => {
     const domain = await createDomain(service, 'http://www.shop.test/');
@@ -204,7 +259,7 @@ describe('the comparison itself', () => {
     address: { company: null, street: null, zipCode: null, city: null },
     imprintUrl: null,
     privacyPolicyUrl: null,
-    availablePresets: services.map(([id, name]) => ({ id, name, purpose: '41ba25c' as const, vendor: '', translations: {}, evidence: [] })),
+    availablePresets: services.map(([id, name]) => ({ id, name, purpose: '41ba25c' as const, vendor: '', translations: {}, evidence: [], blockable: true })),
     storage: {
       cookies: cookies.map(([name, domain]) => ({ name, domain, path: '/', expires: null, httpOnly: false, secure: false, sameSite: null, party: 'first' as const })),
       localStorage: local.map((name) => ({ name, origin: 'https://a.test' })),
@@ -212,6 +267,7 @@ describe('the comparison itself', () => {
       indexedDB: [],
       cacheStorage: [],
     },
+    advice: [],
     url: 'https://a.test/',
     pages: [],
     durationMs: 1,

@@ -934,7 +934,9 @@ export const embedsAndWidgets: Preset[] = [
     },
     cookies: [],
     signals: {
-      scripts: ['fonts.googleapis.com', 'fonts.gstatic.com'],
+      // Google Fonts serves no scripts: it loads only as stylesheets and fonts, which the banner
+      // cannot hold (the scan advises self-hosting; an embedding of it is imported inactive).
+      scripts: [],
       iframes: [],
       // The stylesheet comes from fonts.googleapis.com, the font files from fonts.gstatic.com.
       resources: ['fonts.googleapis.com', 'fonts.gstatic.com'],
