@@ -1,8 +1,8 @@
 import type { BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
-import { getDomain } from 'tldts';
 import type { EgressPolicy } from './address-policy.ts';
 import type { SharedBrowser } from './browser.ts';
-import { REFUSED_HEADER, type RefusedRequest, startEgressGuard, UNREACHABLE_HEADER } from './egress-guard.ts';
+import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
+import { checkStartAddress, type FoundCookie, foundCookieOf, goToStartPage, NOT_A_PAGE, newTab, pageAddress, READ_TIMEOUT_MS, siteOf, VisitError, waitsEndByOf, within } from './site-visit.ts';
 
 /**
  * The compliance scan's browser part: the check a regulator runs. It visits a site three times as
@@ -39,16 +39,7 @@ export type ObservedPage = {
   bannerShown: boolean;
 };
 
-export type ObservedCookie = {
-  name: string;
-  domain: string;
-  path: string;
-  /** ISO time, or null for a session cookie. */
-  expires: string | null;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: string | null;
-  party: 'first' | 'third';
+export type ObservedCookie = FoundCookie & {
   /** The page after whose visit it was first seen. */
   page: string;
 };
@@ -114,16 +105,9 @@ export type ConsentCheck = {
   durationMs: number;
 };
 
-/** Why a check failed: as a scan fails (src/scanner/scan.ts `ScanFailure`). */
-export type ConsentCheckFailure = 'site' | 'refused' | 'crawl';
-
-export class ConsentCheckError extends Error {
-  readonly failure: ConsentCheckFailure;
-  constructor(failure: ConsentCheckFailure, message: string) {
-    super(message);
-    this.name = 'ConsentCheckError';
-    this.failure = failure;
-  }
+/** A check that failed; `failure` as a scan's (src/scanner/scan.ts `ScanError`). */
+export class ConsentCheckError extends VisitError {
+  override readonly name = 'ConsentCheckError';
 }
 
 /** The banner's markup and attributes (src/features/banner/runtime/attributes.ts and vanilla-cookieconsent's). */
@@ -137,26 +121,10 @@ const BANNER = {
   placeholder: 'data-ccm-placeholder',
 } as const;
 
-/** Links to files rather than pages (as the crawl skips them). */
-const NOT_A_PAGE = /\.(?:pdf|zip|gz|rar|7z|jpe?g|png|gif|webp|svg|ico|mp4|mp3|webm|avi|mov|docx?|xlsx?|pptx?|csv|xml|json|txt)$/i;
 /** A desktop visitor's window. */
 const VIEWPORT = { width: 1280, height: 800 };
-/** Time kept at the end of the time limit for reading what the pages hold. */
-const WRAP_UP_MS = 1_000;
-/** Time one read of a page or a frame may take. */
-const READ_TIMEOUT_MS = 5_000;
 /** Time the banner may take to close after the click. */
 const CLOSE_TIMEOUT_MS = 3_000;
-
-const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
-
-const withoutHash = (href: string): string | undefined => {
-  if (!URL.canParse(href)) return undefined;
-  const url = new URL(href);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.hash = '';
-  return url.toString();
-};
 
 export type ConsentChecker = (url: string) => Promise<ConsentCheck>;
 
@@ -173,9 +141,8 @@ export function createConsentChecker({
   return async (url) => {
     const started = performance.now();
     const target = new URL(url);
-    const first = await policy(target.hostname, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
-    if ('refused' in first) throw new ConsentCheckError(first.unresolvable ? 'crawl' : 'refused', first.refused);
-    const startUrl = withoutHash(target.toString())!;
+    await checkStartAddress(policy, target, ConsentCheckError);
+    const startUrl = pageAddress(target.toString())!;
     const guard = await startEgressGuard(policy);
     const controller = new AbortController();
     const run: Run = {
@@ -183,7 +150,7 @@ export function createConsentChecker({
       startUrl,
       refused: guard.refused,
       signal: controller.signal,
-      waitsEndBy: started + limits.totalTimeoutMs - Math.min(WRAP_UP_MS, limits.totalTimeoutMs / 5),
+      waitsEndBy: waitsEndByOf(started, limits.totalTimeoutMs),
       site: siteOf(target.hostname),
       bannerOrigins: new Set(),
     };
@@ -260,23 +227,6 @@ const sleep = (run: Run, ms: number) =>
 /** A time-out for a wait, cut short to end within the check's time (at least 1 ms). */
 const bounded = (run: Run, ms: number) => Math.max(1, Math.min(ms, run.waitsEndBy - performance.now()));
 
-/** `promise`'s value, or undefined if it fails or takes longer than `ms`. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
-}
-
 async function visit(context: BrowserContext, state: ConsentState, run: Run): Promise<StateObservations> {
   const seen: Visit = {
     run,
@@ -289,9 +239,7 @@ async function visit(context: BrowserContext, state: ConsentState, run: Run): Pr
     held: new Map(),
     banner: null,
   };
-  const page = await context.newPage();
-  run.signal.addEventListener('abort', () => void page.close().catch(() => {}));
-  page.setDefaultNavigationTimeout(run.limits.navigationTimeoutMs);
+  const page = await newTab(context, { signal: run.signal, navigationTimeoutMs: run.limits.navigationTimeoutMs });
   await page.setViewport(VIEWPORT);
   page.on('request', (request) => {
     const url = request.url();
@@ -310,7 +258,7 @@ async function visit(context: BrowserContext, state: ConsentState, run: Run): Pr
       return;
     }
     const frame = request.frame();
-    const frameUrl = frame && frame !== page.mainFrame() && resourceType !== 'document' ? withoutHash(frame.url()) ?? null : null;
+    const frameUrl = frame && frame !== page.mainFrame() && resourceType !== 'document' ? pageAddress(frame.url()) ?? null : null;
     seen.requests.set(key, { url, host: address.host, path: address.pathname, resourceType, page: seen.current, frameUrl, times: 1 });
   });
 
@@ -336,7 +284,7 @@ async function visit(context: BrowserContext, state: ConsentState, run: Run): Pr
   const next = (await within(READ_TIMEOUT_MS, page.evaluate(sameSiteLinks))) ?? [];
   const second =
     next
-      .map(withoutHash)
+      .map(pageAddress)
       .find(
         (href): href is string =>
           !!href && siteOf(new URL(href).hostname) === run.site && href !== start.entry.url && href !== start.entry.landedUrl && !NOT_A_PAGE.test(new URL(href).pathname),
@@ -404,22 +352,8 @@ const bannerWaitOf = (limits: ConsentCheckLimits) => limits.loadTimeoutMs + limi
 /** Opens the start page: its failures (an error status, a refusal, no answer) end the check. */
 async function openStartPage(page: Page, seen: Visit): Promise<{ entry: ObservedPage; loadedAt: number }> {
   const { run } = seen;
-  let response: HTTPResponse | null;
-  try {
-    response = await page.goto(run.startUrl, { waitUntil: 'domcontentloaded' });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (run.refused.some((entry) => !entry.unresolvable)) throw new ConsentCheckError('refused', `refused to open ${run.startUrl}: ${run.refused.at(-1)!.reason}`);
-    const reason = /timeout/i.test(message) ? 'the page did not finish loading in time' : message.replace(/\s+at .*$/s, '');
-    throw new ConsentCheckError('crawl', `could not load ${run.startUrl}: ${reason}`);
-  }
-  const headers = response?.headers() ?? {};
-  const status = response?.status() ?? null;
-  if (headers[REFUSED_HEADER]) throw new ConsentCheckError('refused', `refused to open ${run.startUrl}: ${run.refused.at(-1)?.reason ?? 'not a public address'}`);
-  if (headers[UNREACHABLE_HEADER]) throw new ConsentCheckError('crawl', `could not reach ${run.startUrl}: ${headers[UNREACHABLE_HEADER]}`);
-  if (status === null) throw new ConsentCheckError('crawl', `no answer from ${run.startUrl}`);
-  if (status >= 400) throw new ConsentCheckError('site', `the website answered ${run.startUrl} with status ${status}`);
-  const landed = withoutHash(page.url()) ?? run.startUrl;
+  const status = await goToStartPage(page, run.startUrl, run.refused, ConsentCheckError);
+  const landed = pageAddress(page.url()) ?? run.startUrl;
   // A site that moved is judged where it landed: its own requests are first party.
   run.site = siteOf(new URL(landed).hostname);
   seen.current = landed;
@@ -439,7 +373,7 @@ async function openPage(page: Page, url: string, seen: Visit, askedAgain: boolea
   } catch (error) {
     return { url, status: null, error: error instanceof Error ? error.message.replace(/\s+at .*$/s, '') : String(error), bannerShown: false };
   }
-  const landed = withoutHash(page.url()) ?? url;
+  const landed = pageAddress(page.url()) ?? url;
   seen.current = landed;
   await waitForLoad(page, run);
   const loadedAt = performance.now();
@@ -580,16 +514,6 @@ async function read(page: Page, context: BrowserContext, seen: Visit): Promise<v
   for (const cookie of (await within(READ_TIMEOUT_MS, context.cookies())) ?? []) {
     const key = `${cookie.name} ${cookie.domain} ${cookie.path}`;
     if (seen.cookies.has(key)) continue;
-    seen.cookies.set(key, {
-      name: cookie.name,
-      domain: cookie.domain,
-      path: cookie.path,
-      expires: cookie.session || cookie.expires < 0 ? null : new Date(cookie.expires * 1000).toISOString(),
-      httpOnly: cookie.httpOnly ?? false,
-      secure: cookie.secure,
-      sameSite: cookie.sameSite ?? null,
-      party: siteOf(cookie.domain.replace(/^\./, '')) === seen.run.site ? 'first' : 'third',
-      page: where,
-    });
+    seen.cookies.set(key, { ...foundCookieOf(cookie, seen.run.site), page: where });
   }
 }

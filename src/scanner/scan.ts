@@ -1,11 +1,13 @@
 import type { BrowserContext, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
-import { getDomain } from 'tldts';
 import { type PostalAddress, extractAddress } from './address.ts';
 import type { EgressPolicy } from './address-policy.ts';
 import type { SharedBrowser } from './browser.ts';
 import { type ConsentCheck, createConsentChecker } from './compliance.ts';
 import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
 import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts';
+import { checkStartAddress, type FoundCookie, foundCookieOf, goToStartPage, NOT_A_PAGE, newTab, pageAddress, READ_TIMEOUT_MS, siteOf, VisitError, waitsEndByOf, within } from './site-visit.ts';
+
+export type { FoundCookie } from './site-visit.ts';
 
 /**
  * The scanner: opens a website in headless Chromium, crawls it breadth-first within its
@@ -50,19 +52,6 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   graceMs: 0,
   totalTimeoutMs: 60_000,
   pageConcurrency: 5,
-};
-
-export type FoundCookie = {
-  name: string;
-  domain: string;
-  path: string;
-  /** ISO time, or null for a session cookie. */
-  expires: string | null;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: string | null;
-  /** Set for the site's own registrable domain (first party) or another one (third party). */
-  party: 'first' | 'third';
 };
 
 export type FoundStorageKey = { name: string; origin: string };
@@ -125,23 +114,10 @@ export type ScanFindings = {
   durationMs: number;
 };
 
-/** Why a scan failed: the site itself (400), a refused address (400) or the crawl (500). */
-export type ScanFailure = 'site' | 'refused' | 'crawl';
-
-export class ScanError extends Error {
-  readonly failure: ScanFailure;
-  constructor(failure: ScanFailure, message: string) {
-    super(message);
-    this.name = 'ScanError';
-    this.failure = failure;
-  }
+/** A scan that failed; `failure`: the site itself (400), a refused address (400) or the crawl (500). */
+export class ScanError extends VisitError {
+  override readonly name = 'ScanError';
 }
-
-/** Marker headers the egress guard puts on its own answers. */
-const REFUSED = 'x-scan-refused';
-const UNREACHABLE = 'x-scan-unreachable';
-
-const SKIPPED_EXTENSIONS = /\.(?:pdf|zip|gz|rar|7z|jpe?g|png|gif|webp|svg|ico|mp4|mp3|webm|avi|mov|docx?|xlsx?|pptx?|csv|xml|json|txt)$/i;
 
 type PageContent = {
   links: PageLink[];
@@ -211,20 +187,6 @@ async function readFrameStorage(): Promise<FrameStorage> {
   };
 }
 
-/**
- * The registrable domain (eTLD+1), counting the private part of the public-suffix list as
- * browsers do: `shop.myshopify.com` and `other.myshopify.com` are different sites.
- */
-const siteOf = (hostname: string) => getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
-
-function normalise(href: string): string | undefined {
-  if (!URL.canParse(href)) return undefined;
-  const url = new URL(href);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.hash = '';
-  return url.toString();
-}
-
 export type ScanOptions = {
   /**
    * Called each time a page visit ends (the start page when it has been read first; a later page
@@ -259,9 +221,7 @@ export function createScanner({
     async scan(url, options = {}) {
       const started = performance.now();
       const target = new URL(url);
-      // Refuse a forbidden start address before a browser is involved.
-      const first = await policy(target.hostname, Number(target.port || (target.protocol === 'https:' ? 443 : 80)));
-      if ('refused' in first) throw new ScanError(first.unresolvable ? 'crawl' : 'refused', first.refused);
+      await checkStartAddress(policy, target, ScanError);
 
       const guard = await startEgressGuard(policy);
       try {
@@ -272,7 +232,7 @@ export function createScanner({
               crawl(context, target, limits, guard.refused, {
                 signal,
                 // The waits end early enough to leave time for reading cookies and storage at the end.
-                waitsEndBy: started + limits.totalTimeoutMs - Math.min(WRAP_UP_MS, limits.totalTimeoutMs / 5),
+                waitsEndBy: waitsEndByOf(started, limits.totalTimeoutMs),
                 onPage: options.onPage,
               }).then((found) => ({
                 ...found,
@@ -294,11 +254,6 @@ export function createScanner({
     close: () => browser.close(),
   };
 }
-
-/** Time kept at the end of a scan's time limit for reading the cookies and storage and closing the tabs. */
-const WRAP_UP_MS = 1_000;
-/** Time one read of a page's document or of a frame's storage may take (a page busy in a script loop does not answer). */
-const READ_TIMEOUT_MS = 5_000;
 
 /** Runs `work`; past `ms` it fails with a time-out (naming `limitMs`) and `signal` tells the work to stop. */
 async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, limitMs: number): Promise<T> {
@@ -378,7 +333,7 @@ function noteLoad(crawl: Crawl, request: HTTPRequest, kind: Load['kind']): void 
   const frame = request.frame();
   // A frame is written in its parent's document; a stylesheet or font is asked for by its frame's.
   const written = kind === 'iframe' ? (initiator?.type === 'parser' ? initiator.url : frame?.parentFrame()?.url()) : frame?.url();
-  const page = written && normalise(written);
+  const page = written && pageAddress(written);
   if (!page) return;
   const url = request.url();
   const key = `${kind} ${url} ${page}`;
@@ -388,9 +343,7 @@ function noteLoad(crawl: Crawl, request: HTTPRequest, kind: Load['kind']): void 
 }
 
 async function openTab(context: BrowserContext, crawl: Crawl): Promise<Page> {
-  const page = await context.newPage();
-  crawl.signal.addEventListener('abort', () => void page.close().catch(() => {}));
-  page.setDefaultNavigationTimeout(crawl.limits.navigationTimeoutMs);
+  const page = await newTab(context, { signal: crawl.signal, navigationTimeoutMs: crawl.limits.navigationTimeoutMs });
   page.on('request', (request) => {
     const type = request.resourceType();
     const url = request.url();
@@ -474,23 +427,6 @@ async function waitForLoad(page: Page, crawl: Crawl): Promise<boolean> {
   }
 }
 
-/** `promise`'s value, or undefined if it fails or takes longer than `ms`. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
-}
-
 /**
  * Reads the page's main document and takes in what it shows: the sources of its scripts, frames
  * and stylesheets, its text (for the imprint), and its same-site links, queued (imprint and
@@ -504,18 +440,18 @@ async function readPage(page: Page, url: string, crawl: Crawl): Promise<PageCont
   for (const href of content.stylesheets) if (/^https?:/.test(href)) crawl.stylesheets.add(href);
   const text = { text: content.text, jsonLd: content.jsonLd };
   crawl.texts.set(url, text);
-  const landed = normalise(page.url());
+  const landed = pageAddress(page.url());
   if (landed) crawl.texts.set(landed, text);
 
   const legal: { url: string; score: number }[] = [];
   for (const link of content.links) {
-    const next = normalise(link.href);
+    const next = pageAddress(link.href);
     if (!next) continue;
     const nextUrl = new URL(next);
     // Only the site's own pages: a "Datenschutz" link to an embedded service's policy is not the site's.
     if (siteOf(nextUrl.hostname) !== crawl.site) continue;
     crawl.allLinks.set(`${next} ${link.text}`, { href: next, text: link.text });
-    if (crawl.seen.has(next) || SKIPPED_EXTENSIONS.test(nextUrl.pathname)) continue;
+    if (crawl.seen.has(next) || NOT_A_PAGE.test(nextUrl.pathname)) continue;
     crawl.seen.add(next);
     const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
     if (score > 0) legal.push({ url: next, score });
@@ -540,7 +476,7 @@ async function readStorage(page: Page, crawl: Crawl): Promise<void> {
 }
 
 /** Where the page is now, without its fragment. */
-const landedOn = (page: Page, fallback: string) => normalise(page.url()) ?? fallback;
+const landedOn = (page: Page, fallback: string) => pageAddress(page.url()) ?? fallback;
 
 /**
  * Opens the start page: its failures (error status, empty page, refusal) end the scan. Waits for
@@ -554,19 +490,7 @@ async function openStartPage(
 ): Promise<{ entry: VisitedPage; loadedAt: number }> {
   const entry: VisitedPage = { url, status: null };
   crawl.pages.push(entry);
-  let response: HTTPResponse | null;
-  try {
-    response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-  } catch (error) {
-    throw startFailure(url, error instanceof Error ? error.message : String(error), crawl.refused);
-  }
-  const status = response?.status() ?? null;
-  const headers = response?.headers() ?? {};
-  if (headers[REFUSED]) throw new ScanError('refused', `refused to open ${url}: ${refusalFor(url, crawl.refused)}`);
-  if (headers[UNREACHABLE]) throw new ScanError('crawl', `could not reach ${url}: ${headers[UNREACHABLE]}`);
-  if (status === null) throw new ScanError('crawl', `no answer from ${url}`);
-  if (status >= 400) throw new ScanError('site', `the website answered ${url} with status ${status}`);
-  entry.status = status;
+  entry.status = await goToStartPage(page, url, crawl.refused, ScanError);
   const landed = landedOn(page, url);
   entry.landedUrl = landed;
   crawl.visited.add(landed);
@@ -633,7 +557,7 @@ async function crawl(
   refused: RefusedRequest[],
   { signal, waitsEndBy, onPage }: { signal: AbortSignal; waitsEndBy: number; onPage: ScanOptions['onPage'] },
 ): Promise<Omit<ScanFindings, 'durationMs'>> {
-  const startUrl = normalise(start.toString())!;
+  const startUrl = pageAddress(start.toString())!;
   const state: Crawl = {
     site: siteOf(start.hostname),
     limits,
@@ -719,16 +643,7 @@ async function crawl(
   await Promise.all([first, ...tabs].map((tab) => readStorage(tab, state)));
   if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
 
-  const cookies = (await context.cookies()).map((cookie) => ({
-    name: cookie.name,
-    domain: cookie.domain,
-    path: cookie.path,
-    expires: cookie.session || cookie.expires < 0 ? null : new Date(cookie.expires * 1000).toISOString(),
-    httpOnly: cookie.httpOnly ?? false,
-    secure: cookie.secure,
-    sameSite: cookie.sameSite ?? null,
-    party: siteOf(cookie.domain.replace(/^\./, '')) === state.site ? ('first' as const) : ('third' as const),
-  }));
+  const cookies = (await context.cookies()).map((cookie) => foundCookieOf(cookie, state.site));
 
   const { imprintUrl, privacyPolicyUrl } = pickLegalPages([...state.allLinks.values()]);
   const imprint = imprintUrl ? state.texts.get(imprintUrl) : undefined;
@@ -762,17 +677,4 @@ function parseJson(text: string): unknown[] {
   } catch {
     return [];
   }
-}
-
-function refusalFor(url: string, refused: RefusedRequest[]): string {
-  return refused.at(-1)?.reason ?? `${new URL(url).hostname} is not a public address`;
-}
-
-/** The start page could not be loaded: refused by the guard (400) or a crawl failure (500). */
-function startFailure(url: string, message: string, refused: RefusedRequest[]): ScanError {
-  if (refused.some((entry) => !entry.unresolvable)) {
-    return new ScanError('refused', `refused to open ${url}: ${refusalFor(url, refused)}`);
-  }
-  const reason = /timeout/i.test(message) ? 'the page did not finish loading in time' : message.replace(/\s+at .*$/s, '');
-  return new ScanError('crawl', `could not load ${url}: ${reason}`);
 }

@@ -4,7 +4,7 @@ import { siteUrl } from '../../kernel/contract/site-address.ts';
 import { newId } from '../../kernel/ids.ts';
 import { ConsentCheckError } from '../../scanner/compliance.ts';
 import type { Scanner } from '../../scanner/scan.ts';
-import type { WebhookDeliveries } from '../permanent-scan/webhook-delivery.ts';
+import { sendToDomainOwner, type WebhookDeliveries } from '../permanent-scan/webhook-delivery.ts';
 import type { ScanJob } from '../scan-jobs/scan-job.contract.ts';
 import { createScanQueue, type ScanQueue, workerName } from '../scan-jobs/scan-queue.ts';
 import type { ComplianceFinding, ComplianceScan } from './compliance-scan.contract.ts';
@@ -128,24 +128,14 @@ function violationsToWebhook({ orm, webhooks }: { orm: MikroORM; webhooks: Webho
     const known = new Set((previous?.findings ?? []).map(violationKey));
     const fresh = scan.findings.filter((finding) => !known.has(violationKey(finding)));
     if (fresh.length === 0) return;
-    const [owner] = await em.execute<{ client_id: string; has_webhook: boolean }[]>(
-      `select d."client_id", exists (select 1 from "webhook" w where w."client_id" = d."client_id") as "has_webhook" from "domain" d where d."id" = ?`,
-      [scan.domainId],
-    );
-    if (!owner?.has_webhook) return;
-    await webhooks.send(owner.client_id, {
-      id: newId(),
-      type: VIOLATIONS_EVENT,
-      occurredAt: new Date().toISOString(),
-      data: {
-        clientId: owner.client_id,
-        domainId: scan.domainId,
-        complianceScanId: scan.id,
-        url: scan.url,
-        revision: scan.revision,
-        verdict: scan.verdict,
-        findings: fresh,
-      },
-    });
+    await sendToDomainOwner(em, webhooks, scan.domainId, VIOLATIONS_EVENT, (clientId) => ({
+      clientId,
+      domainId: scan.domainId,
+      complianceScanId: scan.id,
+      url: scan.url,
+      revision: scan.revision,
+      verdict: scan.verdict,
+      findings: fresh,
+    }));
   };
 }

@@ -5,7 +5,7 @@ import type { ScanJob } from '../scan-jobs/scan-job.contract.ts';
 import { finishScanJob, insertScanJob } from '../scan-jobs/scan-job.store.ts';
 import type { ScanQueue } from '../scan-jobs/scan-queue.ts';
 import { recordFindings } from './scan-findings.ts';
-import type { WebhookDeliveries } from './webhook-delivery.ts';
+import { sendToDomainOwner, type WebhookDeliveries } from './webhook-delivery.ts';
 
 /**
  * The permanent scan (`permanentScanEnabled` of a domain): every `sweepEveryMs` one process (the
@@ -84,16 +84,6 @@ export function findingsAfterScan({ orm, webhooks }: { orm: MikroORM; webhooks: 
     const em = orm.em.fork();
     const found = await recordFindings(em, { id: job.id, domainId: job.domainId, result: job.result });
     if (found.length === 0) return;
-    const [owner] = await em.execute<{ client_id: string; has_webhook: boolean }[]>(
-      `select d."client_id", exists (select 1 from "webhook" w where w."client_id" = d."client_id") as "has_webhook" from "domain" d where d."id" = ?`,
-      [job.domainId],
-    );
-    if (!owner?.has_webhook) return;
-    await webhooks.send(owner.client_id, {
-      id: newId(),
-      type: 'scan.findings',
-      occurredAt: new Date().toISOString(),
-      data: { clientId: owner.client_id, domainId: job.domainId, scanId: job.id, url: job.url, findings: found },
-    });
+    await sendToDomainOwner(em, webhooks, job.domainId, 'scan.findings', (clientId) => ({ clientId, domainId: job.domainId, scanId: job.id, url: job.url, findings: found }));
   };
 }

@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { JobQueue } from '../../db/job-queue.ts';
+import { newId } from '../../kernel/ids.ts';
 import type { EgressPolicy } from '../../scanner/address-policy.ts';
 import { signatureHeaders } from './webhook-signature.ts';
 
@@ -21,6 +22,25 @@ export type WebhookDeliveries = {
 };
 
 export type WebhookEvent = { id: string; type: string; occurredAt: string; data: unknown };
+
+/**
+ * Queues a new event of `type` for the webhook of the client that owns the domain; nothing if it
+ * has none (the owner and its webhook read in one statement). `data` is made for the client's id.
+ */
+export async function sendToDomainOwner(
+  em: EntityManager,
+  webhooks: WebhookDeliveries,
+  domainId: string,
+  type: string,
+  data: (clientId: string) => Record<string, unknown>,
+): Promise<void> {
+  const [owner] = await em.execute<{ client_id: string; has_webhook: boolean }[]>(
+    `select d."client_id", exists (select 1 from "webhook" w where w."client_id" = d."client_id") as "has_webhook" from "domain" d where d."id" = ?`,
+    [domainId],
+  );
+  if (!owner?.has_webhook) return;
+  await webhooks.send(owner.client_id, { id: newId(), type, occurredAt: new Date().toISOString(), data: data(owner.client_id) });
+}
 
 const QUEUE = 'webhook-delivery';
 const RETRIES = 10;

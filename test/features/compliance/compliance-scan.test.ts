@@ -8,6 +8,7 @@ import { createSharedBrowser } from '../../../src/scanner/browser.ts';
 import { createScanner, DEFAULT_SCAN_LIMITS } from '../../../src/scanner/scan.ts';
 import { API, createDomain, type DomainPath, unknownId } from '../../support/fixtures.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { until } from '../../support/until.ts';
 import { type ConsentSites, SITES, type SiteName, startConsentSites, VENDOR_HOST } from './consent-sites.ts';
 
 /**
@@ -297,13 +298,3 @@ describe('a compliance scan', () => {
     }
   });
 });
-
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -7,6 +7,7 @@ import { createSharedBrowser } from '../../../src/scanner/browser.ts';
 import { createScanner, DEFAULT_SCAN_LIMITS } from '../../../src/scanner/scan.ts';
 import { API, createClient, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { until } from '../../support/until.ts';
 
 /**
  * The permanent scan: a domain with permanentScanEnabled is scanned again on a schedule; a cookie,
@@ -78,16 +79,6 @@ async function untilScheduledScans(base: string, count: number): Promise<Scan> {
     const succeeded = (await scheduledScans(base)).filter((scan) => scan.status === 'succeeded');
     if (succeeded.length >= count) return succeeded[0]!;
     if (Date.now() > deadline) throw new Error(`fewer than ${count} scheduled scans succeeded: ${JSON.stringify(await scheduledScans(base))}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
