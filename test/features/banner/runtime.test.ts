@@ -1,14 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BannerConfig } from '../../../src/features/banner/banner-config.ts';
 import { consentIntake } from '../../../src/features/consents/consent.contract.ts';
 import { appScript, loadBannerBundles, type BannerBundles } from '../../../src/features/banner/runtime-bundle.ts';
-import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
 import { BANNER_CONFIG, SERVICE_IDS } from './fixtures/banner-config.ts';
 import { fixturePage } from './fixtures/page.ts';
+import { clickInModal, launchVisitorBrowser, listenOnLoopback } from './fixtures/browser.ts';
 
 /**
  * The banner in a real (headless) Chromium: app.js first in a page's <head>, as a site embeds
@@ -107,14 +106,8 @@ beforeAll(async () => {
       response.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  const binary = await findChromium(process.env.CHROME_PATH);
-  browser = await puppeteer.launch({
-    executablePath: binary.path,
-    headless: 'shell',
-    args: [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP ${SITE} 127.0.0.1`],
-  });
+  port = await listenOnLoopback(server);
+  browser = await launchVisitorBrowser([SITE]);
 }, 60_000);
 
 afterAll(async () => {
@@ -148,19 +141,6 @@ async function visit(): Promise<Visit> {
 async function open(page: Page, query = 'config=base'): Promise<void> {
   await page.goto(`${site()}/page?${query}`, { waitUntil: 'load' });
   await page.waitForFunction(() => (window as any).ccmEvents?.some((event: any) => event.name === 'ccm19WidgetLoaded'), { timeout: 10_000 });
-}
-
-/** Clicks a button of a modal once the modal has finished appearing (it moves while it fades in). */
-async function clickInModal(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction(
-    (selector) => {
-      const modal = document.querySelector(selector)?.closest('.cm, .pm');
-      return !!modal && getComputedStyle(modal).opacity === '1';
-    },
-    { timeout: 5_000 },
-    selector,
-  );
-  await page.click(selector);
 }
 
 /** The addresses of the frames whose documents loaded (committed) in the page. */

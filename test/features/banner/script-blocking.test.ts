@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BannerConfig } from '../../../src/features/banner/banner-config.ts';
 import { appScript, loadBannerBundles, type BannerBundles } from '../../../src/features/banner/runtime-bundle.ts';
-import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
 import { BANNER_CONFIG, SERVICE_IDS } from './fixtures/banner-config.ts';
+import { clickInModal, launchVisitorBrowser, listenOnLoopback } from './fixtures/browser.ts';
 
 /**
  * The automatic script blocker in a real Chromium, at the network level: a page whose scripts
@@ -100,14 +99,8 @@ beforeAll(async () => {
     if (url.pathname === '/pixel') return response.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  const binary = await findChromium(process.env.CHROME_PATH);
-  browser = await puppeteer.launch({
-    executablePath: binary.path,
-    headless: 'shell',
-    args: [...CHROMIUM_FLAGS, `--host-resolver-rules=${HOSTS.map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
-  });
+  port = await listenOnLoopback(server);
+  browser = await launchVisitorBrowser(HOSTS);
 }, 60_000);
 
 afterAll(async () => {
@@ -138,15 +131,7 @@ const ran = (page: Page) => page.evaluate(() => ({ ...((window as any).ran ?? {}
 const since = (from: number, host: string, part = '') => requests.slice(from).filter((entry) => entry.startsWith(`${host} `) && entry.includes(part));
 
 async function click(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction(
-    (selector) => {
-      const modal = document.querySelector(selector)?.closest('.cm, .pm');
-      return !!modal && getComputedStyle(modal).opacity === '1';
-    },
-    { timeout: 5_000 },
-    selector,
-  );
-  await page.click(selector);
+  await clickInModal(page, selector);
   await settle();
 }
 const ACCEPT_ALL = '#cc-main .cm__btn[data-role="all"]';

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BannerConfig } from '../../../src/features/banner/banner-config.ts';
 import { appScript, guardSnippet, loadBannerBundles, type BannerBundles } from '../../../src/features/banner/runtime-bundle.ts';
-import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
 import { BANNER_CONFIG, SERVICE_IDS } from './fixtures/banner-config.ts';
+import { clickInModal, launchVisitorBrowser, listenOnLoopback } from './fixtures/browser.ts';
 
 /**
  * The snippet the service hands out (an inline guard that loads app.js without blocking the
@@ -87,14 +86,8 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
 beforeAll(async () => {
   bundles = await loadBannerBundles();
   server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  const binary = await findChromium(process.env.CHROME_PATH);
-  browser = await puppeteer.launch({
-    executablePath: binary.path,
-    headless: 'shell',
-    args: [...CHROMIUM_FLAGS, `--host-resolver-rules=${HOSTS.map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`],
-  });
+  port = await listenOnLoopback(server);
+  browser = await launchVisitorBrowser(HOSTS);
 }, 60_000);
 
 afterAll(async () => {
@@ -130,11 +123,7 @@ async function visit(): Promise<{ page: Page; problems: string[]; from: number }
 const ran = (page: Page) => page.evaluate(() => [...((window as any).ran ?? [])] as string[]);
 const since = (from: number, host: string) => requests.slice(from).filter((entry) => entry.startsWith(`${host} `));
 const bannerReady = (page: Page, timeout = 10_000) => page.waitForFunction(() => (window as any).ccmEvents?.includes('loaded'), { timeout });
-async function acceptAll(page: Page): Promise<void> {
-  const selector = '#cc-main .cm__btn[data-role="all"]';
-  await page.waitForFunction((selector) => getComputedStyle(document.querySelector(selector)!.closest('.cm')!).opacity === '1', { timeout: 5_000 }, selector);
-  await page.click(selector);
-}
+const acceptAll = (page: Page) => clickInModal(page, '#cc-main .cm__btn[data-role="all"]');
 const settle = (ms = 400) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the snippet when the service is healthy', () => {
