@@ -1,10 +1,9 @@
-import { ALLOWED, BLOCKED, HELD_SRC, HOLD, MANAGED, OWN, PENDING, PLACEHOLDER } from './attributes.ts';
-import { GUARD } from './guard.ts';
+import { ALLOWED, BLOCKED, HELD_SRC, HOLD, MANAGED, OWN, PLACEHOLDER } from './attributes.ts';
+import { GUARD, runInOrder, unpend } from './guard.ts';
 import type { BlockedIframe, Handover } from './handover.ts';
 import { type Interception, intercept } from './interception.ts';
 import { holdMarkup, type MarkupHold } from './markup.ts';
 import { type Hold, iframeVerdict, imageHold, scriptHold } from './markers.ts';
-import { revive } from './revive.ts';
 import { runnable } from './runnable.ts';
 import { absolute } from './site.ts';
 
@@ -170,26 +169,17 @@ export function startBlocker(handover: Handover): void {
   const settle = (elements: Element[]) => {
     const released: HTMLScriptElement[] = [];
     for (const element of elements) {
-      element.removeAttribute(PENDING);
-      if (element instanceof HTMLScriptElement) {
-        const type = element.getAttribute('data-type');
-        if (type) element.setAttribute('type', type);
-        else element.removeAttribute('type');
-        element.removeAttribute('data-type');
-        if (!element.isConnected) guardScript(element);
-        else {
-          const reason = holdOf(element, element.getAttribute('src'));
-          if (reason) hold(element, reason);
-          else released.push(element);
-        }
+      const inPage = unpend(element);
+      if (!inPage) {
+        // A script not in the page yet is judged again when it is inserted; images and iframes went through the hooks.
+        if (element instanceof HTMLScriptElement) guardScript(element);
         continue;
       }
-      const from = element instanceof HTMLImageElement ? HELD_SRC : 'data-src';
-      const src = element.getAttribute(from);
-      element.removeAttribute(from);
-      if (src !== null) element.setAttribute('src', src);
+      const reason = holdOf(inPage, inPage.getAttribute('src'));
+      if (reason) hold(inPage, reason);
+      else released.push(inPage);
     }
-    void released.reduce<Promise<void>>((previous, script) => previous.then(() => revive(script, { drop: /^$/ })), Promise.resolve());
+    runInOrder(released);
   };
 
   const guard = window[GUARD];

@@ -2,6 +2,7 @@ import { BLOCKED, HELD_SRC, MANAGED, OWN, PENDING, PLACEHOLDER } from './attribu
 import { HANDOVER } from './handover.ts';
 import { type Interception, intercept } from './interception.ts';
 import { holdMarkup } from './markup.ts';
+import { revive } from './revive.ts';
 import { runnable } from './runnable.ts';
 import { absolute, isWebAddress, onOwnSite } from './site.ts';
 
@@ -120,35 +121,37 @@ export function guard(appUrl: string): void {
     release() {
       hooks = { guard: () => {}, guardSource: (_element, address) => address, rewrite: (html) => html };
       observer.disconnect();
-      for (const element of takeHeld()) restore(element);
+      runInOrder(takeHeld().flatMap((element) => unpend(element) ?? []));
     },
   };
   load(appUrl, document.currentScript?.nonce ?? '');
 }
 
-/** A held element as it was written: a script in the page runs as a copy (its type changed after it was inserted). */
-function restore(element: Element): void {
+/**
+ * A held element back as it was written, its address set through the interception's current
+ * hooks (which hold it again if they must). A script gets its type back; one in the page does
+ * not run by that (its type changed after it was inserted): answered, for its caller to run a
+ * copy of it or hold it.
+ */
+export function unpend(element: Element): HTMLScriptElement | null {
   element.removeAttribute(PENDING);
   if (element instanceof HTMLScriptElement) {
     const type = element.getAttribute('data-type');
+    if (type) element.setAttribute('type', type);
+    else element.removeAttribute('type');
     element.removeAttribute('data-type');
-    if (!element.isConnected) {
-      if (type) element.setAttribute('type', type);
-      else element.removeAttribute('type');
-      return;
-    }
-    const fresh = document.createElement('script');
-    for (const { name, value } of Array.from(element.attributes)) if (name !== 'type') fresh.setAttribute(name, value);
-    if (type) fresh.setAttribute('type', type);
-    fresh.async = false;
-    fresh.text = element.text;
-    element.replaceWith(fresh);
-    return;
+    return element.isConnected ? element : null;
   }
   const from = element instanceof HTMLImageElement ? HELD_SRC : 'data-src';
   const src = element.getAttribute(from);
   element.removeAttribute(from);
   if (src !== null) element.setAttribute('src', src);
+  return null;
+}
+
+/** Runs copies of scripts one after another, in their order. */
+export function runInOrder(scripts: HTMLScriptElement[]): void {
+  void scripts.reduce<Promise<void>>((previous, script) => previous.then(() => revive(script, { drop: /^$/ })), Promise.resolve());
 }
 
 /**
