@@ -15,6 +15,8 @@ const settingsSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** How often the connection that hears other instances' changes is checked (see db/change-feed.ts). */
+  LISTEN_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').max(512, 'must be at most 512 characters').optional(),
   /** Browser origins allowed to call the API (admin dashboards), comma-separated; `*` for any. */
@@ -23,6 +25,8 @@ const settingsSchema = z.object({
   TRUST_PROXY: z.string().transform(refined(parseTrustProxy)).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   CONSENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** Banner loads per address a minute that miss the built banners in memory (unknown or malformed domains, first loads after a change). */
+  BANNER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   SCAN_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   /** Whether this process also runs queued scans (0: only worker processes do, `consent-config scan-worker`). */
   SCAN_WORKER: z.enum(['0', '1', 'true', 'false']).default('1'),
@@ -52,6 +56,8 @@ export type Settings = {
   databaseUrl: string | undefined;
   dataDir: string;
   databasePoolSize: number;
+  /** How often the dedicated listening connection must answer, or is replaced (PostgreSQL servers). */
+  listenHeartbeatMs: number;
   publicBaseUrl: string;
   /** Unset: generated at first start outside production, and printed once. */
   adminApiKey: string | undefined;
@@ -66,6 +72,8 @@ export type Settings = {
   rateLimitPerMinute: number;
   /** Consent records one visitor address may send a minute. */
   consentRateLimitPerMinute: number;
+  /** Banner loads that miss the memory, per address a minute. */
+  bannerRateLimitPerMinute: number;
   scan: {
     /** Tests and local development only: lets scans reach loopback and private addresses. */
     allowPrivateAddresses: boolean;
@@ -117,12 +125,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: s.DATABASE_URL,
     dataDir: s.DATA_DIR,
     databasePoolSize: s.DATABASE_POOL_SIZE,
+    listenHeartbeatMs: s.LISTEN_HEARTBEAT_MS,
     publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
     adminApiKey: s.ADMIN_API_KEY,
     corsOrigins: s.CORS_ORIGINS ?? [],
     trustProxy: s.TRUST_PROXY ?? false,
     rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
     consentRateLimitPerMinute: s.CONSENT_RATE_LIMIT_PER_MINUTE,
+    bannerRateLimitPerMinute: s.BANNER_RATE_LIMIT_PER_MINUTE,
     scan: {
       allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
       chromePath: s.CHROME_PATH,

@@ -249,7 +249,7 @@ describe('scan', () => {
   }, 90_000);
 
   it('fails in one line: a loopback address without --allow-private, a page that answers 404, a bad URL', async () => {
-    expectOneLineFailure(await cli(['scan', `http://127.0.0.1:${sites.httpPort}/`], scanEnv), 1, /non-public address.*--allow-private/);
+    expectOneLineFailure(await cli(['scan', `http://127.0.0.1:${sites.httpPort}/`], scanEnv), 1, /is not a public address.*--allow-private/);
     expectOneLineFailure(
       await cli(['scan', `http://127.0.0.1:${sites.httpPort}/missing`, '--allow-private'], scanEnv),
       1,

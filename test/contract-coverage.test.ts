@@ -79,6 +79,7 @@ describe('the REST route table against the contract (docs/REST-CONTRACT.md)', ()
         'DELETE /hosting/api/client/:clientId/domain/:domainId',
         'POST /hosting/api/client/:clientId/apikey',
         'GET /hosting/api/client/:clientId/apikey',
+        'DELETE /hosting/api/client/:clientId/apikey',
         'DELETE /hosting/api/client/:clientId/apikey/:keyId',
         'GET /hosting/api/client/:clientId/webhook',
         'PUT /hosting/api/client/:clientId/webhook',

@@ -286,6 +286,7 @@ const MUTATIONS: Record<string, { ids: Record<string, IdName>; args?: (tag: stri
   deleteClient: { ids: { id: 'clientId' } },
   createApiKey: { ids: { clientId: 'clientId' }, args: (tag) => ({ input: { name: `key ${tag}` } }) },
   revokeApiKey: { ids: { clientId: 'clientId', id: 'keyId' } },
+  revokeOtherApiKeys: { ids: { clientId: 'clientId' } },
   createDomain: { ids: { clientId: 'clientId' }, args: () => ({ input: { name: 'shop.example.org' } }) },
   updateDomain: { ids: { clientId: 'clientId', id: 'domainId' }, args: () => ({ input: { country: 'DE' } }) },
   deleteDomain: { ids: { clientId: 'clientId', id: 'domainId' } },

@@ -13,15 +13,17 @@ const SECTION = 'consents';
 export async function consents(bench: Bench): Promise<void> {
   const service = await bench.service();
   const domain = await bench.domainOfSize(10);
+  // A record the intake takes: the revision the domain's banner shows, one of its services, a page of its site.
+  const { revisions } = (await bench.api('GET', `/client/${domain.clientId}/domain/${domain.id}/revision?limit=1`)) as { revisions: { hash: string }[] };
   const consentBody = JSON.stringify({
     domain: domain.id,
     consentId: '6f1c1a5e-2b3c-4d5e-8f90-123456789abc',
     choice: 'custom',
     categories: ['necessary', 'analytics'],
-    services: [],
-    revision: 'a'.repeat(64),
+    services: [domain.embeddingId],
+    revision: revisions[0]!.hash,
     locale: 'de_DE',
-    url: 'https://www.example.org/shop/cart',
+    url: 'https://size-10.example/shop/cart',
   });
   const [records] = await compare(SECTION, 'consent records, POST /consent (32 connections)', [service], (target) => ({
     url: `${target.base}/consent`,

@@ -13,7 +13,7 @@ import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
 import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
-import { corsFor, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
+import { corsFor, rateLimitBannerMisses, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
 import { requestLogging } from '../http/logging.ts';
 import { inSequence } from '../http/in-sequence.ts';
 import { onlyUnder } from '../http/path-gate.ts';
@@ -38,6 +38,8 @@ export type AppOptions = {
   trustProxy?: boolean | number | string;
   /** Consent records one visitor address may send a minute (default 60). */
   consentsPerMinutePerAddress?: number;
+  /** Banner loads per address a minute that miss the memory (BANNER_RATE_LIMIT_PER_MINUTE; default 300). */
+  bannerMissesPerMinutePerAddress?: number;
 };
 
 export type AppDependencies = {
@@ -62,7 +64,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // own headers). Its warm loads do not even reach Express (bannerFastPath, below); these routes
   // answer the rest: bad or unknown domains, failures.
   // Only requests for its paths walk its routes.
-  app.use(onlyUnder(BANNER_PATH_PREFIXES, bannerRouter(services.banner)));
+  app.use(onlyUnder(BANNER_PATH_PREFIXES, bannerRouter(services.banner, rateLimitBannerMisses(options.bannerMissesPerMinutePerAddress ?? 300))));
 
   // What every other request passes first, in this order, as one layer of Express's router
   // (inSequence: each layer costs every request a little).

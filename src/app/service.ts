@@ -13,7 +13,7 @@ import type { AppServices } from '../kernel/context.ts';
 import { StartupError } from '../startup-error.ts';
 import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
-import { dnsEgressPolicy } from '../scanner/address-policy.ts';
+import { dnsEgressPolicy, type RefusalLog } from '../scanner/address-policy.ts';
 import { keepProcessSmall } from './process-memory.ts';
 import { InFlightResponses } from '../http/in-flight-responses.ts';
 
@@ -35,16 +35,18 @@ export async function startService(): Promise<ServiceHandle> {
   const settings = loadSettings();
   const memory = keepProcessSmall();
   const logger = createLogger(settings.logLevel, settings.logFormat);
+  const logRefusal: RefusalLog = (detail) => logger.info(detail, 'refused a connection of a scan or webhook to a non-public address');
   const started = performance.now();
   // A busy port fails the start at once, before the database starts (and before an
   // administrator key is generated and printed for a start that then fails).
   await ensurePortFree(settings);
   // Its browser starts with the first scan.
-  const scanner = scannerFromSettings(settings.scan);
+  const scanner = scannerFromSettings(settings.scan, logRefusal);
   const database = await openServiceDatabase({
     databaseUrl: settings.databaseUrl,
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
+    listenHeartbeatMs: settings.listenHeartbeatMs,
   }).catch(async (error: unknown) => {
     await scanner.close().catch(() => {});
     throw databaseStartupError(error, settings);
@@ -80,7 +82,7 @@ export async function startService(): Promise<ServiceHandle> {
       scanner,
       jobs: () => jobs,
       pageLimit: settings.scan.pageLimit,
-      webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses }),
+      webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses, logRefusal }),
       onError: onBackgroundWorkError,
     });
     const app = buildApp({
@@ -93,6 +95,7 @@ export async function startService(): Promise<ServiceHandle> {
         onBackgroundError: (error) =>
           logger.warn({ err: error }, 'background work failed (banner-load counts, consent-record maintenance or recording a revision); it is tried again'),
         consentRetentionDays: settings.consentRetentionDays,
+        trustProxy: settings.trustProxy,
         scanner,
         maxConcurrentScans: settings.scan.maxConcurrent,
         scanJobs: scanning.scanJobs,
@@ -105,6 +108,7 @@ export async function startService(): Promise<ServiceHandle> {
         corsOrigins: settings.corsOrigins,
         rateLimitPerMinute: settings.rateLimitPerMinute,
         consentsPerMinutePerAddress: settings.consentRateLimitPerMinute,
+        bannerMissesPerMinutePerAddress: settings.bannerRateLimitPerMinute,
         development: settings.environment === 'development',
         trustProxy: settings.trustProxy,
       },

@@ -19,6 +19,10 @@ export type ServiceParts = {
   changes: ChangeFeed;
   /** How often counted banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
+  /** The banner counts a visitor once a day: which proxies to believe about their address (TRUST_PROXY; default none). */
+  trustProxy?: boolean | number | string;
+  /** The time the banner's load counter goes by (tests move it to the next day; default Date.now). */
+  displayCountClock?: () => number;
   /** Days a consent record is kept (CONSENT_RETENTION_DAYS; default 395). */
   consentRetentionDays?: number;
   /** Where a failed write of banner-load counts, a failed consent maintenance or a failed revision round is reported. */
@@ -38,7 +42,7 @@ export type ServiceParts = {
 
 /** The services every feature declared it needs (kernel/context.ts `AppServices`), built once for the process. */
 export function buildServices(parts: ServiceParts): AppServices {
-  const revisions = createRevisionRecorder({ orm: parts.orm, services: () => services, onError: parts.onBackgroundError ?? ((error) => console.warn('recording a revision failed (its due rows are kept)', error)) });
+  const revisions = createRevisionRecorder({ orm: parts.orm, services: () => services, changes: parts.changes, onError: parts.onBackgroundError ?? ((error) => console.warn('recording a revision failed (its due rows are kept)', error)) });
   const services: AppServices = {
     scanner: parts.scanner,
     scanGate: createScanGate(parts.maxConcurrentScans, parts.observeScan),
@@ -56,7 +60,12 @@ export function buildServices(parts: ServiceParts): AppServices {
       // The banner publishes revisions only: consent records name the revision the visitor saw.
       read: (domainId) => revisions.published(domainId),
       recording: (domainId) => revisions.recording(domainId),
-      counter: createDisplayCounter(parts.orm, { flushEveryMs: parts.displayCountFlushMs, onError: parts.onBackgroundError }),
+      counter: createDisplayCounter(parts.orm, {
+        flushEveryMs: parts.displayCountFlushMs,
+        onError: parts.onBackgroundError,
+        trustProxy: parts.trustProxy,
+        now: parts.displayCountClock,
+      }),
       publicBaseUrl: parts.publicBaseUrl,
     }),
     consents: createConsentMaintenance(parts.orm, { retentionDays: parts.consentRetentionDays ?? 395, onError: parts.onBackgroundError }),

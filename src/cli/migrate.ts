@@ -1,3 +1,4 @@
+import { migrateSerially } from '../db/migrate-serially.ts';
 import { withDatabase } from './database.ts';
 import { type Output, stdio } from './output.ts';
 
@@ -6,7 +7,7 @@ export async function migrate(output: Output = stdio): Promise<void> {
   await withDatabase(
     async (database) => {
       output.err(`applying pending migrations on ${database.description} …\n`);
-      const applied = await database.orm.migrator.up();
+      const applied = await migrateSerially(database.orm, database.embedded ? undefined : database.url);
       output.out(
         applied.length === 0
           ? `nothing to apply on ${database.description}\n`

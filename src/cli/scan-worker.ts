@@ -2,7 +2,7 @@ import { openServiceDatabase } from '../app/database.ts';
 import { loadSettings } from '../config.ts';
 import { workerName } from '../features/scan-jobs/scan-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from '../app/background.ts';
-import { dnsEgressPolicy } from '../scanner/address-policy.ts';
+import { dnsEgressPolicy, type RefusalLog } from '../scanner/address-policy.ts';
 import { startJobQueue } from '../db/job-queue.ts';
 import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
@@ -22,12 +22,13 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
     throw new CliError('scan-worker needs DATABASE_URL: the PostgreSQL database the service runs on (on its embedded database the service runs the scans itself)', 2);
   }
   const logger = createLogger(settings.logLevel, settings.logFormat);
+  const logRefusal: RefusalLog = (detail) => logger.info(detail, 'refused a connection of a scan or webhook to a non-public address');
   const database = await openServiceDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, poolSize: 2, migrate: false }).catch(
     (error: unknown) => {
       throw new CliError(`cannot reach the database: ${error instanceof Error ? error.message : String(error)}`, 1, { cause: error });
     },
   );
-  const scanner = scannerFromSettings(settings.scan);
+  const scanner = scannerFromSettings(settings.scan, logRefusal);
   const worker = workerName();
   const jobs = await startJobQueue({ url: database.url, onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)') });
   const onError = (error: unknown, what: string) => logger.warn({ err: error }, what);
@@ -36,7 +37,7 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
     scanner,
     jobs: async () => jobs,
     pageLimit: settings.scan.pageLimit,
-    webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses }),
+    webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses, logRefusal }),
     onError,
   });
   const concurrency = options.concurrency ?? settings.scan.maxConcurrent;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { SESSION_OPTIONS } from './session-options.ts';
 
 /** The channel the triggers of Migration20261123200000_banner announce changed domains on. */
 export const PUBLISHED_CHANNEL = 'published_configuration';
@@ -18,6 +19,12 @@ type Listener = (domainId: string) => void;
  *   processes are heard even while this process's pool holds no connection. When it has been
  *   lost, every subscriber is told to forget everything (`resync`), since notifications sent
  *   meanwhile are gone, and it reconnects.
+ *
+ * A listening connection can fall silent without closing: its backend frozen or its host gone,
+ * which TCP keepalive notices only after hours. So the listener is asked `select 1` every
+ * `heartbeatMs`; without an answer within `HEARTBEAT_DEADLINE_MS` (or the interval, if shorter)
+ * it counts as lost: destroyed, `resync`, reconnected. A change of another process is thus heard
+ * at the latest about heartbeat + deadline + a reconnect after it was made.
  */
 export type ChangeFeed = {
   /** `changed(domainId)` for every announced change; `resync()` when changes may have been missed. */
@@ -33,8 +40,34 @@ export type ChangeFeedControl = ChangeFeed & {
 };
 
 const RECONNECT_DELAYS_MS = [100, 500, 1_000, 5_000];
+/** How often the listening connection is asked whether it still answers (LISTEN_HEARTBEAT_MS). */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+/** How long an answer to the heartbeat (or to the LISTEN of a new connection) is waited for. */
+const HEARTBEAT_DEADLINE_MS = 5_000;
 
-export function createChangeFeed(log: (message: string) => void = () => {}): ChangeFeedControl {
+/** Names the dedicated listener in pg_stat_activity (the process id tells the instances apart). */
+export const listenerApplicationName = (pid = process.pid) => `consent-config change feed ${pid}`;
+
+class SilentListener extends Error {}
+
+/** `work`, failed with a SilentListener when it takes longer than `ms`. */
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SilentListener(`no answer to ${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createChangeFeed({
+  log = () => {},
+  heartbeatMs = DEFAULT_HEARTBEAT_MS,
+}: { log?: (message: string) => void; heartbeatMs?: number } = {}): ChangeFeedControl {
+  const deadlineMs = Math.min(HEARTBEAT_DEADLINE_MS, heartbeatMs);
   const subscribers = new Set<{ changed: Listener; resync: () => void }>();
   const announce = (message: pg.Notification) => {
     if (message.channel !== PUBLISHED_CHANNEL || !message.payload) return;
@@ -46,15 +79,26 @@ export function createChangeFeed(log: (message: string) => void = () => {}): Cha
 
   let closed = false;
   let listener: pg.Client | undefined;
+  let dropListener: ((error: Error) => void) | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let beating = false;
 
   async function connect(connectionString: string, attempt: number): Promise<void> {
-    const client = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({
+      connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      options: SESSION_OPTIONS,
+      application_name: listenerApplicationName(),
+    });
     client.on('notification', announce);
     const lost = (error?: Error) => {
       if (listener !== client) return;
       listener = undefined;
+      dropListener = undefined;
       client.removeAllListeners('notification');
+      // With a query unanswered (a missed heartbeat), end() destroys the socket instead of waiting for the server.
       void client.end().catch(() => {});
       if (closed) return;
       log(`the listening connection was lost${error ? ` (${error.message})` : ''}; reconnecting`);
@@ -65,7 +109,7 @@ export function createChangeFeed(log: (message: string) => void = () => {}): Cha
     client.on('end', () => lost());
     try {
       await client.connect();
-      await client.query(`listen ${PUBLISHED_CHANNEL}`);
+      await withDeadline(client.query(`listen ${PUBLISHED_CHANNEL}`), HEARTBEAT_DEADLINE_MS, 'LISTEN');
     } catch (error) {
       client.removeAllListeners();
       client.on('error', () => {});
@@ -76,6 +120,7 @@ export function createChangeFeed(log: (message: string) => void = () => {}): Cha
     }
     if (closed) return void (await client.end().catch(() => {}));
     listener = client;
+    dropListener = lost;
     // Whatever changed while no connection listened is unknown.
     if (attempt > 0) resync();
   }
@@ -85,6 +130,22 @@ export function createChangeFeed(log: (message: string) => void = () => {}): Cha
     const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
     retry = setTimeout(() => void connect(connectionString, attempt + 1), delay);
     retry.unref();
+  }
+
+  /** Asks the listener for an answer; one that does not come in time drops it (see the type's comment). */
+  async function beat() {
+    const client = listener;
+    const drop = dropListener;
+    if (!client || !drop || beating) return;
+    beating = true;
+    try {
+      await withDeadline(client.query('select 1'), deadlineMs, 'the heartbeat');
+    } catch (error) {
+      // A connection that failed otherwise is dropped by its own 'error' or 'end'.
+      if (error instanceof SilentListener) drop(error);
+    } finally {
+      beating = false;
+    }
   }
 
   return {
@@ -99,10 +160,14 @@ export function createChangeFeed(log: (message: string) => void = () => {}): Cha
         client.query(`listen ${PUBLISHED_CHANNEL}`).catch(() => {});
       });
     },
-    listenOn: (connectionString) => connect(connectionString, 0),
+    async listenOn(connectionString) {
+      await connect(connectionString, 0);
+      heartbeat ??= setInterval(() => void beat(), heartbeatMs).unref();
+    },
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => {});

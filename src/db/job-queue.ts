@@ -1,4 +1,5 @@
 import { PgBoss } from 'pg-boss';
+import { SESSION_OPTIONS } from './session-options.ts';
 import { JOB_QUEUE_SCHEMA } from './migrations/Migration20261124180000_scan_jobs.ts';
 
 /**
@@ -15,6 +16,7 @@ export type JobQueue = {
 export async function startJobQueue({ url, onError }: { url: string; onError: (error: unknown) => void }): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString: url,
+    options: SESSION_OPTIONS,
     schema: JOB_QUEUE_SCHEMA,
     max: 2,
     application_name: 'job-queue',

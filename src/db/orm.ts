@@ -10,6 +10,8 @@ import './release-transaction-connections.ts';
 import { migrationsList } from './migrations/index.ts';
 import { type ChangeFeed, createChangeFeed } from './change-feed.ts';
 import { countingLogger, type StatementCounter } from './statements.ts';
+import { SESSION_OPTIONS } from './session-options.ts';
+import { migrateSerially } from './migrate-serially.ts';
 
 export type Database = {
   orm: MikroORM;
@@ -38,6 +40,8 @@ export type DatabaseOptions = {
   poolSize: number;
   /** Apply pending migrations before returning (the default). */
   migrate?: boolean;
+  /** How often the dedicated listening connection is checked (PostgreSQL servers; default 10 s, change-feed.ts). */
+  listenHeartbeatMs?: number;
   /** Every stored entity (src/features/index.ts lists them). */
   entities: readonly unknown[];
 };
@@ -58,7 +62,13 @@ export function ormConfig(
     pool: { min: 0, max: poolSize },
     // A database that does not answer fails the request in seconds (503) instead of hanging it.
     // Client: pg's client with callback queries under the promise, for the garbage collector (pg-client.ts).
-    driverOptions: { connectionTimeoutMillis: 5_000, keepAlive: true, Client: CallbackQueryClient, ...(onPoolCreated && { onPoolCreated }) },
+    driverOptions: {
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      Client: CallbackQueryClient,
+      options: SESSION_OPTIONS,
+      ...(onPoolCreated && { onPoolCreated }),
+    },
     ensureDatabase: false,
     // The triggers that announce changes of published configurations are hand-written in their
     // migration (Migration20261123200000_banner), not mirrored in the entities.
@@ -87,12 +97,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const clientUrl = options.databaseUrl ?? embedded!.url;
   try {
     const statements: StatementCounter = { total: 0 };
-    const changes = createChangeFeed();
+    const changes = createChangeFeed({ heartbeatMs: options.listenHeartbeatMs });
     const orm = await MikroORM.init(
       ormConfig(clientUrl, embedded ? 1 : options.poolSize, options.entities, statements, (pool) => changes.attachToPool(pool)),
     );
     try {
-      if (options.migrate !== false) await orm.migrator.up();
+      if (options.migrate !== false) await migrateSerially(orm, embedded ? undefined : clientUrl);
       // The embedded database is one session, which the pool's connections already listen on,
       // and where two connections preparing one statement name would meet.
       if (!embedded) {

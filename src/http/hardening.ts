@@ -99,3 +99,17 @@ export const rateLimitConsentIntake = (perMinute: number): RequestHandler =>
     keyGenerator: (req: Request) => `consent:${ipKeyGenerator(req.ip ?? '')}`,
     handler: tooMany(perMinute, 'consent records from this address'),
   });
+
+/**
+ * Banner loads from one address that the memory cannot answer (an unknown or malformed domain,
+ * the first load after a change): `perMinute` a minute, then 429. Warm loads never reach it.
+ */
+export const rateLimitBannerMisses = (perMinute: number): RequestHandler =>
+  rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req: Request) => `banner:${ipKeyGenerator(req.ip ?? '')}`,
+    handler: tooMany(perMinute, 'banner loads that miss the cache from this address'),
+  });

@@ -4,6 +4,7 @@ import { problem } from '../kernel/problem.ts';
 import { sendProblem } from './problems.ts';
 import type { StatementCounter } from '../db/statements.ts';
 import { callerOf } from './authentication.ts';
+import { RequestHistogram } from './request-histogram.ts';
 import { routeName } from './route-name.ts';
 
 /** Connection pool figures, read when metrics are scraped. */
@@ -34,7 +35,7 @@ export function createMetrics(statements: StatementCounter, poolStats: PoolStats
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const httpDuration = new Histogram({
+  const httpDuration = new RequestHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
@@ -94,16 +95,7 @@ export function createMetrics(statements: StatementCounter, poolStats: PoolStats
     });
   }
 
-  // One child of the histogram per method, route and status, kept: a request then builds no labels
-  // object and no timer closure (prom-client still checks and hashes the labels when it records).
-  // Routes are templates, so the children are few.
-  const requestSeries = new Map<string, { observe(seconds: number): void }>();
-  const observeRequest = (method: string, route: string, status: number, seconds: number) => {
-    const key = `${method} ${status} ${route}`;
-    let series = requestSeries.get(key);
-    if (!series) requestSeries.set(key, (series = httpDuration.labels({ method, route, status: String(status) })));
-    series.observe(seconds);
-  };
+  const observeRequest = (method: string, route: string, status: number, seconds: number) => httpDuration.record(method, route, status, seconds);
 
   return {
     registry,

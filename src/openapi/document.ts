@@ -158,7 +158,7 @@ export const ERROR_RESPONSE_NAMES: Record<number, string> = {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: `The payload is invalid (every bad field is listed as a JSON pointer), the body is not JSON or of the wrong shape, an array holds more than ${MAX_ITEMS.toLocaleString('en')} items, a path parameter is not valid percent-encoded UTF-8, or a locale name in the path is not one. Nothing was stored.`,
   401: 'No API key, or one that is not valid.',
-  403: "The key's client is not active, or a client key tried what only the administrator may do to a client's account (change its username, `active`, quotas, `autoCreateDomains` or `features`, delete it, revoke a key this key did not create).",
+  403: "The key's client is not active, or a client key tried what only the administrator may do to a client's account (change its username, `active`, quotas, `autoCreateDomains` or `features`, delete it, revoke a key this key did not create), or a client key set or changed code that runs on visitors' pages (an embedding's `scriptHtmlCode`, a theme's `customCss` or `customCssForIframeBlocker`) while its client's feature `canUseScripts`, `canUseIndCSS` or `canUseIframeCSS` is off.",
   404: 'No such client, domain, embedding or object (also on create), or one that this key may not reach.',
   405: 'A known path with a method it does not take; `Allow` lists the methods it takes.',
   409: "A conflict: the name is already used (a placeholder or a locale in the domain, a username), the domain's last active locale would go, a scan of the domain is already running, the client already holds the most API keys it may, or a client key's write would take its client beyond `domainMaxCount` or `whitelabelMaxCount` (the detail names the quota).",

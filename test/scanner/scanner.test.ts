@@ -132,7 +132,7 @@ describe('scanning a site with embeds of several services', () => {
   it('refuses subresources on private addresses and still scans the page', () => {
     expect(found.pages[0]).toEqual({ url: 'http://www.bistro.test/', status: 200, landedUrl: 'http://www.bistro.test/' });
     expect(found.refusedRequests.map((refused) => refused.host).sort()).toEqual(['10.0.0.8', '127.0.0.1']);
-    expect(found.refusedRequests.every((refused) => /non-public/.test(refused.reason))).toBe(true);
+    expect(found.refusedRequests.every((refused) => / is not a public address$/.test(refused.reason))).toBe(true);
     expect(sites.hits.get('127.0.0.1 /private-script.js')).toBeUndefined();
   });
 
@@ -361,7 +361,7 @@ describe('address safety', () => {
   it('refuses a loopback start address without opening it', async () => {
     const error = await scanFailure(`http://127.0.0.1:${sites.httpPort}/`);
     expect(error.failure).toBe('refused');
-    expect(error.message).toMatch(/non-public/);
+    expect(error.message).toMatch(/is not a public address/);
   });
 
   it.each(['http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://192.168.0.1/'])(

@@ -70,8 +70,12 @@ export type TestServiceOptions = {
   trustProxy?: boolean | number | string;
   /** Consent records one address may send a minute (default: the service's 60). */
   consentsPerMinutePerAddress?: number;
+  /** Banner loads that miss the memory, per address a minute (default: no limit to speak of). */
+  bannerMissesPerMinutePerAddress?: number;
   /** How often banner loads are written (default 2 s). */
   displayCountFlushMs?: number;
+  /** The time the banner's load counter goes by (default Date.now). */
+  displayCountClock?: () => number;
   /** Whether it runs queued scans, webhook deliveries and the permanent scan itself (default true; false: only worker processes do). */
   scanWorker?: boolean;
   /** The permanent scan's timing (default: daily, looked for every minute). */
@@ -113,6 +117,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     orm: database.orm,
     changes: database.changes,
     displayCountFlushMs: options.displayCountFlushMs,
+    displayCountClock: options.displayCountClock,
+    trustProxy: options.trustProxy,
     scanner,
     maxConcurrentScans: options.maxConcurrentScans ?? 2,
     scanJobs: scanning.scanJobs,
@@ -146,6 +152,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       development: options.development ?? false,
       trustProxy: options.trustProxy,
       consentsPerMinutePerAddress: options.consentsPerMinutePerAddress ?? 1_000_000,
+      bannerMissesPerMinutePerAddress: options.bannerMissesPerMinutePerAddress ?? 1_000_000,
     },
   });
   server.on('request', app);

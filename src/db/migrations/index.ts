@@ -20,6 +20,8 @@ import { Migration20261126210000_lz4_parts } from './Migration20261126210000_lz4
 import { Migration20261127000000_after_domain_lock } from './Migration20261127000000_after_domain_lock.ts';
 import { Migration20261127120000_bucket_deltas } from './Migration20261127120000_bucket_deltas.ts';
 import { Migration20261128034214_compliance_scans } from './Migration20261128034214_compliance_scans.ts';
+import { Migration20261128070000_consent_origin } from './Migration20261128070000_consent_origin.ts';
+import { Migration20261128090000_display_visitors } from './Migration20261128090000_display_visitors.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +46,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127000000_after_domain_lock', class: Migration20261127000000_after_domain_lock },
   { name: 'Migration20261127120000_bucket_deltas', class: Migration20261127120000_bucket_deltas },
   { name: 'Migration20261128034214_compliance_scans', class: Migration20261128034214_compliance_scans },
+  { name: 'Migration20261128070000_consent_origin', class: Migration20261128070000_consent_origin },
+  { name: 'Migration20261128090000_display_visitors', class: Migration20261128090000_display_visitors },
 ];

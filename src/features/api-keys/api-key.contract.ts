@@ -32,6 +32,14 @@ export const apiKeyCreate = createSchema(apiKeyFields).meta({ id: 'ApiKeyCreate'
 export const apiKeyResponse = responseSchema(apiKeyFields).meta({ id: 'ApiKey' });
 export const createdApiKeyResponse = responseSchema(createdApiKeyFields).meta({ id: 'CreatedApiKey' });
 
+/** The answer of "revoke the other keys" (an extension for a leaked key). */
+export const revokedApiKeys = z
+  .strictObject({
+    revoked: z.array(z.uuid()).meta({ description: 'The ids of the keys revoked: every key of the client but the one that asked.' }),
+  })
+  .meta({ id: 'RevokedApiKeys' });
+
 export type ApiKeyCreate = z.infer<typeof apiKeyCreate>;
 export type ApiKey = z.output<typeof apiKeyResponse>;
 export type CreatedApiKey = z.output<typeof createdApiKeyResponse>;
+export type RevokedApiKeys = z.output<typeof revokedApiKeys>;

@@ -2,7 +2,7 @@ import { type ApiKey, apiKeyCreate, apiKeyFields, type CreatedApiKey, createdApi
 import { builder } from '../../graphql/builder.ts';
 import { payloadInputFields, payloadObjectFields } from '../../graphql/field-list.ts';
 import { ClientType } from '../clients/client.graphql.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-key.operations.ts';
+import { createApiKey, listApiKeys, revokeApiKey, revokeOtherApiKeys } from './api-key.operations.ts';
 
 const ApiKeyType = builder.objectRef<ApiKey>('ApiKey').implement({
   description: 'An API key of a client; the key itself is shown only once, when created.',
@@ -34,5 +34,11 @@ builder.mutationFields((t) => ({
       await revokeApiKey(ctx, { clientId, keyId: id });
       return id;
     },
+  }),
+  revokeOtherApiKeys: t.idList({
+    description:
+      "After a leak: revokes every API key of the client but the one asking (the administrator: every key); returns their ids. A key made by another key may not (FORBIDDEN).",
+    args: { clientId: t.arg.id({ required: true }) },
+    resolve: async (_, { clientId }, ctx) => (await revokeOtherApiKeys(ctx, clientId)).revoked,
   }),
 }));

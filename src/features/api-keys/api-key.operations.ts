@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyCreate, CreatedApiKey } from './api-key.contract.ts';
+import type { ApiKey, ApiKeyCreate, CreatedApiKey, RevokedApiKeys } from './api-key.contract.ts';
 import type { RequestContext } from '../../kernel/context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { conflict, forbidden, notFound } from '../../kernel/errors.ts';
@@ -50,4 +50,27 @@ export async function revokeApiKey(ctx: RequestContext, scope: ApiKeyScope): Pro
     await em.nativeDelete(ApiKeyEntity, { id: row.id });
   });
   ctx.services.keys.forget(scope.keyId);
+}
+
+/**
+ * After a leak: revokes every key of the client but the one asking, in one go (the
+ * administrator: every key of the client). A key the administrator handed out may do it; a key
+ * made by another key may not, as it may not revoke its maker one by one either. Requests with
+ * the revoked keys are refused at once in this process, within the key ring's cache time in others.
+ */
+export async function revokeOtherApiKeys(ctx: RequestContext, clientId: string): Promise<RevokedApiKeys> {
+  const { caller } = ctx;
+  const keep = caller.kind === 'client' ? caller.keyId : undefined;
+  const revoked = await inTransaction(ctx, async (em) => {
+    const client = await requireClient({ ...ctx, em }, clientId);
+    if (keep !== undefined && (await em.findOne(ApiKeyEntity, { id: keep }))?.createdBy) {
+      throw forbidden("a key made by another key may not revoke the client's other keys; a key the administrator made, or the administrator, may");
+    }
+    const rows = await em.find(ApiKeyEntity, keep === undefined ? { client } : { client, id: { $ne: keep } }, { fields: ['id'], orderBy: { id: 'asc' } });
+    const ids = rows.map((row) => row.id);
+    if (ids.length > 0) await em.nativeDelete(ApiKeyEntity, { id: { $in: ids } });
+    return ids;
+  });
+  for (const id of revoked) ctx.services.keys.forget(id);
+  return { revoked };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_PATH, CLIENTS_PATH, route } from '../feature.ts';
-import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse } from './api-key.contract.ts';
+import { apiKeyCreate, apiKeyResponse, createdApiKeyResponse, revokedApiKeys } from './api-key.contract.ts';
 import * as apiKeys from './api-key.operations.ts';
 
 export const API_KEYS_TAG = { name: 'API keys', description: "A client's API keys: shown once when created, stored only as a hash." };
@@ -17,4 +17,9 @@ export const apiKeyRoutes = [
     operation: (ctx, p) => apiKeys.listApiKeys(ctx, p.clientId), status: 200, errors: [404] }),
   route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey/:keyId`, summary: 'Revoke API key (a client key: only itself and the keys it created)',
     operation: (ctx, p) => apiKeys.revokeApiKey(ctx, p), status: 204, errors: [403, 404] }),
+  // Not in CCM19's API (none of these routes is): for a leaked key, every other key revoked at once.
+  route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey`,
+    summary: "Revoke every API key of the client but the one asking (extension, after a leak; the administrator: every key; a key made by another key: 403)",
+    response: revokedApiKeys,
+    operation: (ctx, p) => apiKeys.revokeOtherApiKeys(ctx, p.clientId), status: 200, errors: [403, 404] }),
 ];

@@ -45,7 +45,8 @@ export const partHash = (text: string): string => sha256(text).slice(0, 32);
 
 /**
  * What a consent to an embedding is given to: the service, its purpose and vendor, what it
- * stores and where its privacy policy is. Wording is not in it, so rewording never asks again.
+ * stores, where its privacy policy is and the script code it runs once consented to. Wording is
+ * not in it, so rewording never asks again.
  */
 export const embeddingLegalHash = (embedding: Embedding): string =>
   sha256(
@@ -57,6 +58,9 @@ export const embeddingLegalHash = (embedding: Embedding): string =>
       privacyPolicyUrl: embedding.privacyPolicyUrl,
       tcfVendor: embedding.tcfVendor,
       assets: embedding.assets.map(({ name, dynamic, storageType, lifetime }) => ({ name, dynamic, storageType, lifetime })),
+      // Only when there is some: an embedding without code keeps the hash it had before code counted,
+      // so that counting it asks no visitor of such a site again.
+      ...(embedding.scriptHtmlCode === '' ? {} : { scriptHtmlCode: embedding.scriptHtmlCode }),
     }),
   );
 

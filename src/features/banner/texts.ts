@@ -40,10 +40,25 @@ export const safeHtml = (fill: Fill, value: string): string => htmlSanitizer()(f
 const htmlSanitizer = (): typeof sanitizeHtml => (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml);
 let sanitizer: typeof sanitizeHtml | undefined;
 
+/** An origin no site has, to see where a browser would take a path. */
+const SOME_SITE = 'https://site.invalid';
+
+/**
+ * A path that stays on the site it is on. Browsers read `\` as `/` and drop tabs and line breaks
+ * in an address, so `/\evil.example` and `/<tab>/evil.example` lead to another site as
+ * `//evil.example` does: a path with a backslash or a control character is refused outright, and
+ * what is left must resolve to the same origin.
+ */
+const isSitePath = (path: string): boolean =>
+  path.startsWith('/') &&
+  ![...path].some((character) => character === '\\' || character <= '\u001f' || character === '\u007f') &&
+  URL.canParse(path, SOME_SITE) &&
+  new URL(path, SOME_SITE).origin === SOME_SITE;
+
 /** A link target the banner may use: an http(s) address or a path on the site, after filling in placeholders; else null. */
 export function linkTarget(fill: Fill, value: string): string | null {
   const filled = fill(value).trim();
-  if (filled.startsWith('/') && !filled.startsWith('//')) return filled;
+  if (filled.startsWith('/')) return isSitePath(filled) ? filled : null;
   try {
     const url = new URL(filled);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;

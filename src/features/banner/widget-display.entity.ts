@@ -2,8 +2,9 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { ClientEntity } from '../clients/client.entity.ts';
 
 /**
- * Banner loads of a domain in one calendar month (UTC), `YYYY-MM`, kept with the domain's
- * client: the client's `widgetDisplayCount` is their sum for the current month. Written in batches (display-counter.ts).
+ * Banners of a domain shown in one calendar month (UTC), `YYYY-MM` — a visitor counts once a day
+ * (display-counter.ts) — kept with the domain's client: the client's `widgetDisplayCount` is their
+ * sum for the current month. Written in batches.
  */
 export const WidgetDisplayEntity = defineEntity({
   name: 'WidgetDisplay',

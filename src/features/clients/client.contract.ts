@@ -11,7 +11,7 @@ import { MAX_INT32, nameText, readOnly, text } from '../../kernel/contract/field
 
 /** Client: a customer account (management, same shape as CCM19's Hosting API). */
 
-/** The switches of what a client may use, as CCM19 names them; each is off unless set. */
+/** The switches of what a client may use, as CCM19 names them. */
 export const CLIENT_FEATURES = [
   'canUseABTests',
   'canUseAnalytics',
@@ -29,17 +29,38 @@ export const CLIENT_FEATURES = [
 ] as const;
 export type ClientFeature = (typeof CLIENT_FEATURES)[number];
 
-const featureSwitch = (name: ClientFeature) => z.boolean().meta({ description: `The client may use ${name.replace(/^canUse/, '')}. Default false.` });
+/**
+ * The switches that let the client's own keys write code that runs in every visitor's browser,
+ * with the fields each one guards. On unless set to false: CCM19 lets every client write them,
+ * and clients made before the switch counted keep working; the administrator turns one off to
+ * hand out keys that cannot change code.
+ */
+export const CODE_FEATURES = {
+  canUseScripts: "an embedding's `scriptHtmlCode`",
+  canUseIndCSS: "a theme's `customCss`",
+  canUseIframeCSS: "a theme's `customCssForIframeBlocker`",
+} as const satisfies Partial<Record<ClientFeature, string>>;
+export type CodeFeature = keyof typeof CODE_FEATURES;
+
+const isCodeFeature = (name: ClientFeature): name is CodeFeature => Object.hasOwn(CODE_FEATURES, name);
+
+/** What a switch that was never set is: the code switches on, every other off. */
+export const FEATURE_DEFAULTS = Object.fromEntries(CLIENT_FEATURES.map((name) => [name, isCodeFeature(name)])) as Record<ClientFeature, boolean>;
+
+const featureSwitch = (name: ClientFeature) =>
+  z.boolean().meta({
+    description: isCodeFeature(name)
+      ? `Whether the client's own keys may set ${CODE_FEATURES[name]}: code that runs on every visitor's page (code injection by design). Default true; only the administrator changes it, and the administrator's writes ignore it.`
+      : `The client may use ${name.replace(/^canUse/, '')}. Default false.`,
+  });
 /** Every switch, as responses send them. */
 const clientFeaturesRead = z
   .strictObject(Object.fromEntries(CLIENT_FEATURES.map((name) => [name, featureSwitch(name)])) as Record<ClientFeature, z.ZodBoolean>)
-  .meta({ id: 'ClientFeatures', description: 'What the client may use; each switch defaults to false.' });
+  .meta({ id: 'ClientFeatures', description: `What the client may use; each switch defaults to false but ${Object.keys(CODE_FEATURES).join(', ')}, which default to true.` });
 /** Some of the switches: a write changes only those it sends. */
 const clientFeaturesWrite = clientFeaturesRead
   .partial()
-  .meta({ id: 'ClientFeaturesInput', description: 'Switches to set; those not sent keep their value (false on create).' });
-
-export const NO_FEATURES = Object.fromEntries(CLIENT_FEATURES.map((name) => [name, false])) as Record<ClientFeature, boolean>;
+  .meta({ id: 'ClientFeaturesInput', description: 'Switches to set; those not sent keep their value (their default on create).' });
 
 /**
  * A bcrypt hash as CCM19 and PHP write them (`$2y$`), or as other libraries do (`$2a$`, `$2b$`):

@@ -25,7 +25,7 @@ export const ClientEntity = defineEntity({
     whitelabelMaxCount: p.integer().default(0),
     widgetDisplayMaxCount: p.integer().default(0),
     autoCreateDomains: p.boolean().default(false),
-    /** The switches set to true or false; a switch not named here is off. */
+    /** The switches set to true or false; a switch not named here has its default (FEATURE_DEFAULTS). */
     features: p.json<Partial<Record<ClientFeature, boolean>>>(),
     /** Read with the client (not stored): how many domains it has, and how many of them are whitelabel. */
     domainCount: domainsOfClient(''),

@@ -4,6 +4,7 @@ import {
   type ClientCreate,
   clientDefaults,
   type ClientFeature,
+  FEATURE_DEFAULTS,
   type ClientListItem,
   type ClientUpdate,
 } from './client.contract.ts';
@@ -114,7 +115,7 @@ const ADMINISTERED_FIELDS = ['username', 'active', 'domainMaxCount', 'whitelabel
 function administeredChanges(row: ClientRow, fields: Omit<ClientUpdate, 'id'>): string[] {
   const changed: string[] = ADMINISTERED_FIELDS.filter((field) => fields[field] !== undefined && fields[field] !== row[field]);
   const features = Object.entries(fields.features ?? {}) as [ClientFeature, boolean | undefined][];
-  if (features.some(([name, value]) => value !== undefined && value !== (row.features[name] ?? false))) changed.push('features');
+  if (features.some(([name, value]) => value !== undefined && value !== (row.features[name] ?? FEATURE_DEFAULTS[name]))) changed.push('features');
   return changed;
 }
 

@@ -1,5 +1,5 @@
 import { viewOf } from '../../kernel/contract/field-view.ts';
-import { type Client, clientFields, NO_FEATURES } from './client.contract.ts';
+import { type Client, clientFields, FEATURE_DEFAULTS } from './client.contract.ts';
 import type { ClientRow } from './client.entity.ts';
 
 /** What the view reads of a stored client: the counts are read with it (formulas), or 0 for a new one. */
@@ -13,7 +13,7 @@ const clientView = viewOf(clientFields, {
   domainCount: (row: { domainCount?: number }) => row.domainCount ?? 0,
   whitelabelCount: (row: { whitelabelCount?: number }) => row.whitelabelCount ?? 0,
   widgetDisplayCount: (row: { widgetDisplayCount?: number }) => row.widgetDisplayCount ?? 0,
-  features: (row: Pick<ClientRow, 'features'>) => ({ ...NO_FEATURES, ...row.features }),
+  features: (row: Pick<ClientRow, 'features'>) => ({ ...FEATURE_DEFAULTS, ...row.features }),
 });
 
 /** A stored client → its payload (never its password hash). */

@@ -3,6 +3,7 @@ import { CATEGORY_OF_PURPOSE, type CategoryKey, type PurposeId } from '../banner
 import { STORAGE_TYPES } from '../embeddings/embedding-asset.contract.ts';
 import type { ConsentEvidence } from './consent-evidence.ts';
 import { consentRecord } from './consent-log.contract.ts';
+import { MAX_HISTORY } from './consent-log.ts';
 
 /** The evidence of one consent record as the API sends it (consent-evidence.ts builds it). */
 
@@ -81,8 +82,18 @@ export const consentEvidenceResponse = z
     ),
     unknownServices: z.array(z.string()).meta({ description: 'Accepted service ids the revision has no service for (should be empty).' }),
     unknownCategories: z.array(z.string()).meta({ description: 'Accepted categories the revision does not have (should be empty).' }),
+    history: z.array(consentRecord).meta({
+      description:
+        `Every record of the consent id, oldest first (at most the newest ${MAX_HISTORY}), \`record\` among them. Records come unauthenticated from visitors' browsers: ` +
+        'anyone who knows a consent id can add one, so a later record is added to the history and never replaces what came before.',
+    }),
   })
-  .meta({ id: 'ConsentEvidence', description: 'What one visitor was shown and what they accepted of it: the record and the configuration revision it names.' });
+  .meta({
+    id: 'ConsentEvidence',
+    description:
+      "What one visitor was shown and what they accepted of it: the record and the configuration revision it names, with the consent's whole history. " +
+      "`record.originMatches` says whether the page was on the domain's site; the record itself is what a browser sent, not proof of who sent it.",
+  });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <_T extends true>() => undefined;

@@ -8,7 +8,8 @@ import { getConsent } from './consent-log.operations.ts';
 
 /**
  * What the visitor of a consent saw: the record (the newest of the consent, or `recordId`) and
- * the configuration revision it names, rendered in the visitor's locale. 404 if the consent has
+ * the configuration revision it names, rendered in the visitor's locale, with every record of the
+ * consent (oldest first), so that a later record never hides an earlier one. 404 if the consent has
  * no such record, or if no revision of the domain has the record's hash (a record from before
  * revisions were kept).
  */
@@ -23,6 +24,7 @@ export async function getConsentEvidence(ctx: RequestContext, scope: DomainScope
     record,
     { number: revision.number, hash: revision.hash, createdAt: revision.createdAt, legal: revision.legal, keyName: revision.key?.name ?? null },
     revision.configuration,
+    records.toReversed(),
   );
 }
 

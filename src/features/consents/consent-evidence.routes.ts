@@ -7,7 +7,7 @@ const TAG = CONSENTS_TAG.name;
 
 export const consentEvidenceRoutes = [
   route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/consent/:consentId/evidence`,
-    summary: "Proof of consent (the record and the configuration revision it names, in the visitor's locale: texts, services, cookies, purposes, what was accepted)",
+    summary: "Proof of consent (the record and the configuration revision it names, in the visitor's locale: texts, services, cookies, purposes, what was accepted; the consent's whole history, oldest first)",
     query: consentEvidenceQuery, response: consentEvidenceResponse,
     operation: (ctx, p, _, query) => getConsentEvidence(ctx, p, p.consentId, query.record), status: 200, errors: [400, 404] }),
   route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/consent/:consentId/evidence.html`,

@@ -4,6 +4,7 @@ import type { CategoryKey, PurposeId } from '../banner/banner-config.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 import { linkTarget, placeholderFiller } from '../banner/texts.ts';
 import type { StorageType } from '../embeddings/embedding-asset.contract.ts';
+import type { ConsentRecord } from './consent-log.contract.ts';
 
 /**
  * The evidence of one consent record: what the visitor was shown (the configuration revision the
@@ -28,6 +29,8 @@ export type EvidenceRecord = {
   origin: string;
   path: string;
   address: string;
+  /** Whether the page is on the domain's site or a consent-sharing domain; null: not checked (stored before the check). */
+  originMatches: boolean | null;
 };
 
 /** The configuration revision the record names; `keyName`: the API key (or command line) whose write made it, null if none is recorded. */
@@ -102,9 +105,19 @@ export type ConsentEvidence = {
   unknownServices: string[];
   /** Keys in the record's `categories` that the revision has no category for (should not happen). */
   unknownCategories: string[];
+  /**
+   * Every record of the consent id, oldest first, `record` among them: a later record (anyone who
+   * knows the id can send one) adds to the history and never hides what came before.
+   */
+  history: ConsentRecord[];
 };
 
-export function consentEvidence(record: EvidenceRecord, revision: EvidenceRevision, published: PublishedConfiguration): ConsentEvidence {
+export function consentEvidence(
+  record: EvidenceRecord,
+  revision: EvidenceRevision,
+  published: PublishedConfiguration,
+  history: ConsentRecord[],
+): ConsentEvidence {
   if (record.revision !== revision.hash) {
     throw new Error(`consent ${record.consentId} names revision ${record.revision}, not ${revision.hash}`);
   }
@@ -184,6 +197,7 @@ export function consentEvidence(record: EvidenceRecord, revision: EvidenceRevisi
     categories,
     unknownServices: record.services.filter((id) => !knownServices.has(id)),
     unknownCategories: record.categories.filter((key) => !knownCategories.has(key)),
+    history: history.map((entry) => ({ ...entry })),
   };
 }
 
@@ -200,6 +214,13 @@ const STORAGE_TYPES: Record<StorageType, string> = {
   indexedDb: 'IndexedDB',
   webSql: 'Web SQL',
   other: 'Other',
+};
+
+/** What `originMatches` says, in words (keyed by its text: `true`, `false`, `null`). */
+const ORIGIN_MATCHES: Record<string, string> = {
+  true: "on the domain's site",
+  false: "<strong>not on the domain's site nor a consent-sharing domain</strong>",
+  null: 'not checked: recorded before the service checked pages',
 };
 
 /** Words and a sign, so the answer does not hang on colour (or on a colour printer). */
@@ -235,6 +256,8 @@ table.storage{margin:0;font-size:.9em}
 .yes,.no{white-space:nowrap;font-weight:600}
 .no{font-style:italic}
 footer{margin-top:2em;font-size:.85em;color:#444}
+table.history{font-size:.85em}
+tr.detailed td{font-weight:600}
 @page{size:A4;margin:15mm 12mm}
 @media print{
   body{margin:0;max-width:none;padding:0;font-size:9.5pt}
@@ -267,7 +290,7 @@ export function consentEvidenceHtml(evidence: ConsentEvidence): string {
 ${fact('Consent id', code(record.consentId))}
 ${fact('Received at', escapeHtml(record.receivedAt))}
 ${fact('Domain', `${escapeHtml(domain.name)} (${escapeHtml(domain.url)}), id ${code(domain.id)}`)}
-${fact('Page', escapeHtml(record.origin + record.path))}
+${fact('Page', `${escapeHtml(record.origin + record.path)} (${ORIGIN_MATCHES[String(record.originMatches)]})`)}
 ${fact('Address', `${escapeHtml(record.address)} (truncated)`)}
 ${fact('Choice', `${escapeHtml(CHOICES[record.choice])} (${code(record.choice)})`)}
 ${fact('Categories recorded', list(record.categories))}
@@ -284,6 +307,8 @@ ${fact(
 )}
 </dl>
 ${revision.configurationVerified ? '' : '<p class="warning">The configuration this page was made from does not hash to the revision above: the texts below may not be what the visitor saw.</p>'}
+${record.originMatches === false ? `<p class="warning">The page is on neither the domain's site nor one of its consent-sharing domains: ${escapeHtml(record.origin)}.</p>` : ''}
+${evidence.history.length > 1 ? `<p class="warning">This consent has ${evidence.history.length} records: see its history below.</p>` : ''}
 </header>`;
 
   const { consentModal, preferencesModal } = texts;
@@ -349,6 +374,19 @@ ${evidence.categories
   .join('\n')}
 </section>`;
 
+  const historyRow = (entry: ConsentRecord) =>
+    // The record this page details, in bold.
+    `<tr${entry.receivedAt === record.receivedAt ? ' class="detailed"' : ''}>` +
+    `<td>${escapeHtml(entry.receivedAt)}</td><td>${code(entry.choice)}</td><td>${list(entry.categories)}</td><td>${list(entry.services)}</td>` +
+    `<td><span class="hash">${escapeHtml(entry.revision)}</span></td><td>${escapeHtml(entry.origin + entry.path)}<br>${ORIGIN_MATCHES[String(entry.originMatches)]}</td>` +
+    `<td>${escapeHtml(entry.address)}</td></tr>`;
+  const history = `<section>
+<h2>History of this consent</h2>
+<p>Every record the service holds for consent id ${code(record.consentId)}, oldest first. A record is sent by the visitor's browser without credentials: anyone who knows a consent id can add one, so each record stands with its page and network.</p>
+<table class="history"><thead><tr><th scope="col">Received at</th><th scope="col">Choice</th><th scope="col">Categories</th><th scope="col">Services</th><th scope="col">Revision</th><th scope="col">Page</th><th scope="col">Network</th></tr></thead>
+<tbody>${evidence.history.map(historyRow).join('')}</tbody></table>
+</section>`;
+
   const unknown =
     evidence.unknownServices.length || evidence.unknownCategories.length
       ? `<section><h2>Recorded but not in this configuration</h2><p class="warning">The record names what this revision does not have.</p><dl class="facts">` +
@@ -370,6 +408,7 @@ ${header}
 ${shown}
 ${categoryTables}
 ${unknown}
+${history}
 <footer>The texts under “What the visitor was shown” are those the consent banner rendered for configuration revision ${revision.number} in ${code(locale.shown)}. A service counts as accepted when the record names it or the choice was “Accept all”; those of the necessary category always count as accepted.</footer>
 </body>
 </html>

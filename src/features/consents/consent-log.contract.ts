@@ -27,8 +27,20 @@ export const consentRecord = z
     origin: z.string().meta({ description: 'The origin of the page the choice was made on (`https://www.example.org`).' }),
     path: z.string().meta({ description: 'The path of that page, without query or fragment.' }),
     address: z.string().meta({ description: "The visitor's network: IPv4 to its /24, IPv6 to its /48; empty if unknown." }),
+    originMatches: z
+      .boolean()
+      .nullable()
+      .meta({
+        description:
+          "Whether the page's host is the domain's host or one of its `consentSharingDomains` (or a subdomain of either), as the revision the record names published them. " +
+          'false: a foreign page; such a record is kept, flagged, not refused. null: stored before the service checked (older records).',
+      }),
   })
-  .meta({ id: 'ConsentRecord', description: 'One choice of one visitor, as the banner sent it.' });
+  .meta({
+    id: 'ConsentRecord',
+    description:
+      "One choice of one visitor, as the banner sent it. The visitor's browser sends it without credentials: the service checked that it names a revision the domain published and only that revision's services and categories, not who sent it.",
+  });
 
 export const consentRecordPage = z
   .strictObject({

@@ -22,7 +22,7 @@ import {
 /** `received_at` as ISO 8601 UTC text, to the microsecond. */
 const RECEIVED_AT = `to_char("received_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const RECORD_COLUMNS = `"id", "consent_id" as "consentId", ${RECEIVED_AT} as "receivedAt", "choice", "categories", "services", "revision", "locale", "origin", "path", "address"`;
+const RECORD_COLUMNS = `"id", "consent_id" as "consentId", ${RECEIVED_AT} as "receivedAt", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches" as "originMatches"`;
 
 /**
  * Up to `limit` records of the range after `after`, newest first. The position is compared as
@@ -123,6 +123,7 @@ export const CSV_COLUMNS = [
   'path',
   'address',
   'id',
+  'origin_matches',
 ] as const;
 
 /**
@@ -145,6 +146,7 @@ const csvRow = (record: ConsentRecord): string[] =>
     record.path,
     record.address,
     record.id,
+    record.originMatches === null ? '' : String(record.originMatches),
   ].map(safeCell);
 
 /** Rows one statement of the export reads. */

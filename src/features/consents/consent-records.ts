@@ -12,11 +12,11 @@ export type ConsentReceipt = { consentId: string; receivedAt: string };
 export async function storeConsentRecord(
   orm: MikroORM,
   intake: ConsentIntake,
-  seen: { origin: string; path: string; address: string },
+  seen: { origin: string; path: string; address: string; originMatches: boolean },
 ): Promise<ConsentReceipt | null> {
   const rows = await orm.em.fork().getConnection().execute<{ receivedAt: Date }[]>(
-    `insert into "consent_record" ("domain_id", "received_at", "consent_id", "client_id", "choice", "categories", "services", "revision", "locale", "origin", "path", "address")
-     select d."id", clock_timestamp(), ?, d."client_id", ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?
+    `insert into "consent_record" ("domain_id", "received_at", "consent_id", "client_id", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches")
+     select d."id", clock_timestamp(), ?, d."client_id", ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?
      from "domain" d where d."id" = ?
      returning "received_at" as "receivedAt"`,
     [
@@ -29,11 +29,18 @@ export async function storeConsentRecord(
       seen.origin,
       seen.path,
       seen.address,
+      seen.originMatches,
       intake.domain,
     ],
   );
   const row = rows[0];
   return row ? { consentId: intake.consentId, receivedAt: new Date(row.receivedAt).toISOString() } : null;
+}
+
+/** Whether the domain exists: what a record naming a revision the domain lacks is told (400, or 404 for no domain). */
+export async function domainExists(orm: MikroORM, domainId: string): Promise<boolean> {
+  const rows = await orm.em.fork().getConnection().execute<{ found: boolean }[]>(`select exists (select 1 from "domain" where "id" = ?) as "found"`, [domainId]);
+  return rows[0]?.found === true;
 }
 
 const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));

@@ -54,7 +54,13 @@ export const embeddingFields = fieldList({
   active: { write: z.boolean().meta({ description: 'Default true.' }), default: true },
   purpose: { write: purposeId.meta({ description: `The purpose id: ${purposeList}.` }), required: true },
   vendor: { write: text(), default: '' },
-  scriptHtmlCode: { write: text(), default: '' },
+  scriptHtmlCode: {
+    write: text().meta({
+      description:
+        "Code injection by design (as in CCM19): HTML and scripts the banner runs on every visitor's page once the embedding's purpose is accepted (at once for a technically necessary one, before any consent). Whoever may write it runs code in the site's visitors' browsers. A client key may set or change it only while its client's feature `canUseScripts` is on (the default); changing it is legally relevant in revisions.",
+    }),
+    default: '',
+  },
   scriptLoaderGroup: { write: text(), default: '' },
   scriptMarkers: { write: list(text()), default: [] },
   iframeMarkers: { write: list(text()), default: [] },

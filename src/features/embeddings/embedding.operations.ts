@@ -24,6 +24,7 @@ import {
 import { toEmbedding } from './embedding.view.ts';
 import { changedEmbeddingWithAssets, embeddingRecord, embeddingReturning, embeddingsOfDomainLoader } from './embedding.reads.ts';
 import { assignments, insertRows, rowsParameter, selectedColumns, tableOf, upsertRows } from '../../db/set-writes.ts';
+import { assertMayChangeCode } from '../clients/code-permission.ts';
 import { DUE_REVISION, dueRevision, lockOwnedDomain, OWNED_DOMAIN, ownedDomain, runAfterDomainLock, runOwnedDomainWrite } from '../domains/domain-write.ts';
 
 export type EmbeddingScope = DomainScope & { embeddingId: string };
@@ -60,11 +61,27 @@ function withVendorOfDomain<T extends EmbeddingCreate | EmbeddingUpdate>(ctx: Re
   });
 }
 
+/** The embedding's fields that hold code run on visitors' pages, as a write sends them (see `assertMayChangeCode`). */
+const codeFields = (input: EmbeddingUpdate) => [{ field: 'scriptHtmlCode', feature: 'canUseScripts', sent: input.scriptHtmlCode }] as const;
+
+/** The embedding's code as stored, when it is in the domain of the scope's client. */
+async function storedCode(ctx: RequestContext, scope: EmbeddingScope): Promise<Pick<EmbeddingRow, 'scriptHtmlCode'> | undefined> {
+  if (!isId(scope.embeddingId)) return undefined;
+  // A unit of work of its own: the operation's must not hold a partly loaded embedding.
+  const row = await ctx.em.fork().findOne(
+    EmbeddingEntity,
+    { id: scope.embeddingId, domain: { id: scope.domainId, client: scope.clientId } },
+    { fields: ['scriptHtmlCode'] },
+  );
+  return row ?? undefined;
+}
+
 export async function createEmbedding(
   ctx: RequestContext,
   scope: DomainScope,
   input: EmbeddingCreate,
 ): Promise<Embedding> {
+  await assertMayChangeCode(ctx, scope.clientId, codeFields(input), async () => embeddingDefaults);
   const owned = ownedDomain(ctx, scope);
   // No transaction: one statement, committed on its own, holds the domain's lock.
   const em = ctx.em;
@@ -135,6 +152,7 @@ export async function updateEmbedding(
   scope: EmbeddingScope,
   input: EmbeddingUpdate,
 ): Promise<Embedding> {
+  await assertMayChangeCode(ctx, scope.clientId, codeFields(input), () => storedCode(ctx, scope));
   if (input.assets !== undefined) return replaceEmbedding(ctx, scope, input);
   if (!isId(scope.embeddingId)) return malformedEmbeddingId(ctx, scope);
   // No transaction: one statement, committed on its own, holds the domain's lock (as a create or a delete).

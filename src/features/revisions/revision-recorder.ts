@@ -27,7 +27,9 @@ import { type EmbeddingWithAssets, embeddingsOfIds, embeddingsWithAssets } from 
 import { toEmbedding } from '../embeddings/embedding.view.ts';
 import { PlaceholderEntity, type PlaceholderRecord } from '../placeholders/placeholder.entity.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
 import { bucketsByHash, forgetBucket, keepBucket, type KeptBucket } from './bucket-cache.ts';
+import { startDueSweep } from './due-sweep.ts';
 import { BUCKET_DELTAS, hashesOf, newestManifest, readRevisions, storeRevision } from './revision-store.ts';
 
 /** Domains this request restores, with the revision each restores (noted with the restore's due row). */
@@ -180,8 +182,10 @@ const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
  * round's hashing and store. Whoever reads what rounds keep catches up first: the revision
  * operations `settle` the domain (recording due rows of any process), and the banner waits for
  * the domain's round in this process (`recording`), so a reader of this process never sees a
- * configuration older than a write it was answered. A process that stops before the store loses
- * nothing: the due rows stay, and the next start records them (`settleLeftovers`).
+ * configuration older than a write it was answered. A process that stops, or a database that
+ * crashes, before the store loses nothing: the due rows stay, and the next start records them
+ * (`settleLeftovers`), or, in a process that runs on, the due sweep (`startDueSweep`: after the
+ * listening connection is back, and every 30 s).
  *
  * One round at a time per domain in this process: a write that asks while a round runs joins the
  * next one, so a burst of writes becomes one revision. A round is two statements, without a
@@ -199,10 +203,13 @@ const ROUND_RETRY_MS = { first: 1000, most: 60_000 };
 export function createRevisionRecorder({
   orm,
   services,
+  changes,
   onError,
 }: {
   orm: MikroORM;
   services: () => AppServices;
+  /** Whose resyncs (the database may have restarted) have every due revision recorded (`startDueSweep`). */
+  changes?: ChangeFeed;
   onError: (error: unknown) => void;
 }): RevisionRecorder {
   /** A round of a domain: `done` once it has ended, `taken` once it has read the due rows it records (or ended). */
@@ -271,6 +278,8 @@ export function createRevisionRecorder({
     return lane && (lane.next ?? lane.running).done;
   };
 
+  const sweep = startDueSweep({ orm, changes, settle, onError });
+
   return {
     async record(domainIds) {
       await Promise.all([...new Set(domainIds)].map((domainId) => roundFor(domainId).taken));
@@ -297,6 +306,7 @@ export function createRevisionRecorder({
     },
     close() {
       closed = true;
+      sweep.stop();
       for (const { timer } of retries.values()) clearTimeout(timer);
       retries.clear();
     },

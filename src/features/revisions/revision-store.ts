@@ -173,11 +173,10 @@ const partsParameters = (parts: readonly Part[]): [hashes: string, bases: string
  * already, the due rows are deleted without the check: what they changed is published. Returns
  * the revision made, or null.
  *
- * Its commit does not wait for the disk (`synchronous_commit` off for its own transaction): what
- * it keeps is made from the due rows, which the writes committed durably, and it deletes them in
- * the same transaction, so a crash that loses the revision loses the deletes with it, and the
- * next start records the revision again from the due rows left (`settleLeftovers`), with the same
- * content hash. The writes' own commits wait as ever.
+ * Its commit waits for the disk, like every commit: once another session sees the revision (the
+ * banner builds from it, a visitor is shown it, a consent record names its hash), a crash cannot
+ * take it back. (With `synchronous_commit` off, a crash lost revisions the banner had served,
+ * and the due rows it brought back could be recorded into another revision after a later write.)
  */
 export async function storeRevision(
   em: EntityManager,
@@ -193,8 +192,7 @@ export async function storeRevision(
      ), "taken" as (
        delete from "revision_due" where "id" = any(?::bigint[]) returning "id"
      ), "changed" as (
-       select not exists (select 1 from "latest" where "hash" = ?) as "yes",
-         set_config('synchronous_commit', 'off', true) as "unhurried"
+       select not exists (select 1 from "latest" where "hash" = ?) as "yes"
      ), "parts" as (
        insert into "configuration_part" ("domain_id", "hash", "base", "body")
        select ?, (?::text[])[p."ord"::int], (?::text[])[p."ord"::int], p."body" from json_array_elements(?::json) with ordinality as p("body", "ord")

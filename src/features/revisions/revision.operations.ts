@@ -5,6 +5,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { newId } from '../../kernel/ids.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
+import { assertMayChangeCode } from '../clients/code-permission.ts';
 import { reachDomain, requireDomain } from '../domains/domain.access.ts';
 import { domainUpdate } from '../domains/domain.contract.ts';
 import { updateDomain } from '../domains/domain.operations.ts';
@@ -105,6 +106,7 @@ export async function restoreRevision(ctx: RequestContext, scope: DomainScope, n
     const [revision] = await readRevisions(em, domain.id, { numbers: [number] });
     if (!revision) throw notFound(`revision ${number}`);
     const { configuration } = revision;
+    await assertRestoreMayChangeCode(inner, scope.clientId, domain.id, configuration);
     restoresOfRequest(ctx).set(domain.id, number);
     await updateDomain(inner, scope, domainUpdate.parse(withoutReadOnly(configuration.domain)));
     await restoreEmbeddings(em, domain.id, configuration);
@@ -115,6 +117,29 @@ export async function restoreRevision(ctx: RequestContext, scope: DomainScope, n
   await caughtUp(ctx, scope.domainId);
   const [newest] = await revisionsOf(ctx.em, scope.domainId, { before: null, limit: 1 });
   return toRevision(newest!);
+}
+
+/**
+ * A restore writes the revision's script code and custom CSS back: for a client key, what it
+ * would change is held to the client's switches as a write of those fields is.
+ */
+async function assertRestoreMayChangeCode(ctx: RequestContext, clientId: string, domainId: string, configuration: PublishedConfiguration): Promise<void> {
+  for (const embedding of configuration.embeddings) {
+    await assertMayChangeCode(ctx, clientId, [{ field: 'scriptHtmlCode', feature: 'canUseScripts', sent: embedding.scriptHtmlCode }], async () => {
+      const row = await ctx.em.findOne(EmbeddingEntity, { id: embedding.id, domain: domainId }, { fields: ['scriptHtmlCode'] });
+      return { scriptHtmlCode: row?.scriptHtmlCode ?? '' };
+    });
+  }
+  const { theme } = configuration;
+  if (!theme) return;
+  const fields = [
+    { field: 'customCss', feature: 'canUseIndCSS', sent: theme.customCss },
+    { field: 'customCssForIframeBlocker', feature: 'canUseIframeCSS', sent: theme.customCssForIframeBlocker },
+  ] as const;
+  await assertMayChangeCode(ctx, clientId, fields, async () => {
+    const row = await ctx.em.findOne(ThemeEntity, { id: theme.id, domain: domainId }, { fields: ['customCss', 'customCssForIframeBlocker'] });
+    return { customCss: row?.customCss ?? '', customCssForIframeBlocker: row?.customCssForIframeBlocker ?? '' };
+  });
 }
 
 /** The domain payload without what a write ignores anyway (its id and address parts computed from the name). */

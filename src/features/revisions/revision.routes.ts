@@ -37,6 +37,6 @@ export const revisionRoutes = [
   route({ tag: TAG, method: 'POST', path: `${DOMAIN_PATH}/revision/:revisionId/restore`,
     summary: 'Restore revision (makes a new revision equal to it; the answer is the newest revision)',
     response: revisionResponse,
-    operation: (ctx, p) => revisions.restoreRevision(ctx, p, numberOf(p.revisionId)), status: 201, errors: [404, 409],
+    operation: (ctx, p) => revisions.restoreRevision(ctx, p, numberOf(p.revisionId)), status: 201, errors: [403, 404, 409],
     location: (p, revision) => `${domainAddress(p)}/revision/${revision.number}` }),
 ];

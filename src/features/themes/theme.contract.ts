@@ -69,6 +69,10 @@ const colorFields = Object.fromEntries(
   ]),
 ) as { [C in ThemeColor]: { readonly write: ReturnType<typeof color>; readonly required: true } };
 
+/** What a CSS field of a theme may do to visitors (OpenAPI). */
+const cssInjection = (styles: string, feature: string) =>
+  `Code injection by design (as in CCM19): CSS added to every visitor's page to style ${styles}. CSS can restyle the whole page and make visitors' browsers fetch outside URLs, and so leak what the page holds (a selector on an attribute's value with a background from elsewhere). A client key may set or change it only while its client's feature \`${feature}\` is on (the default).`;
+
 export const themeFields = fieldList({
   id: generatedId(),
   name: { write: text().max(255, 'must be at most 255 characters'), required: true },
@@ -102,8 +106,14 @@ export const themeFields = fieldList({
     }),
     default: null,
   },
-  customCss: { write: text(), default: '' },
-  customCssForIframeBlocker: { write: text(), default: '' },
+  customCss: {
+    write: text().meta({ description: cssInjection('the banner', 'canUseIndCSS') }),
+    default: '',
+  },
+  customCssForIframeBlocker: {
+    write: text().meta({ description: cssInjection('the placeholders of blocked iframes', 'canUseIframeCSS') }),
+    default: '',
+  },
   ...colorFields,
 });
 

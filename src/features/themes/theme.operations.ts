@@ -9,6 +9,7 @@ import { DomainEntity } from '../domains/domain.entity.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { ThemeEntity, type ThemeRow } from './theme.entity.ts';
+import { assertMayChangeCode } from '../clients/code-permission.ts';
 import { themeRecord, themesOfDomainLoader } from './theme.reads.ts';
 import { toTheme } from './theme.view.ts';
 
@@ -24,6 +25,12 @@ async function findTheme(em: EntityManager, domainId: string, themeId: string): 
   const row = isId(themeId) ? await em.findOne(ThemeEntity, { id: themeId, domain: domainId }) : null;
   if (!row) throw notFound(`theme ${themeId}`);
   return row;
+}
+
+/** The theme's CSS as stored (in a unit of work of its own: the operation's must not hold a partly loaded theme). */
+async function storedCss(em: EntityManager, domainId: string, themeId: string) {
+  if (!isId(themeId)) return undefined;
+  return (await em.findOne(ThemeEntity, { id: themeId, domain: domainId }, { fields: ['customCss', 'customCssForIframeBlocker'] })) ?? undefined;
 }
 
 /** At most one default theme per domain: making one default clears the flag on the others. */
@@ -54,8 +61,16 @@ export async function getTheme(ctx: RequestContext, scope: ThemeScope): Promise<
  */
 const lockDomain = (em: EntityManager, domainId: string) => lockById(em, DomainEntity, domainId);
 
+/** The theme's fields that hold code run on visitors' pages (CSS can fetch outside URLs), as a write sends them. */
+const codeFields = (input: ThemeUpdate) =>
+  [
+    { field: 'customCss', feature: 'canUseIndCSS', sent: input.customCss },
+    { field: 'customCssForIframeBlocker', feature: 'canUseIframeCSS', sent: input.customCssForIframeBlocker },
+  ] as const;
+
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
+  await assertMayChangeCode(ctx, scope.clientId, codeFields(input), async () => themeDefaults);
   return inTransaction(ctx, async (em) => {
     const { default: _default, ...defaults } = themeDefaults;
     const fields = { isDefault: themeDefaults.default, ...defaults, ...toRowFields(input) };
@@ -76,6 +91,7 @@ export async function createTheme(ctx: RequestContext, scope: DomainScope, input
 
 export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input: ThemeUpdate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
+  await assertMayChangeCode(ctx, scope.clientId, codeFields(input), () => storedCss(ctx.em.fork(), domain.id, scope.themeId));
   return inTransaction(ctx, async (em) => {
     const fields = toRowFields(input);
     if (fields.isDefault) await lockDomain(em, domain.id);

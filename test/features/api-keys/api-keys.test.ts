@@ -199,6 +199,43 @@ describe('client API keys over GraphQL', () => {
   });
 });
 
+describe("after a leak: revoking every other key of the client at once (extension)", () => {
+  const keysOf = async (clientId: string) =>
+    ((await service.rest('GET', `${API}/${clientId}/apikey`)).body as { id: string }[]).map((k) => k.id).sort();
+
+  it('lets a key the administrator made revoke every other key of its client, itself kept, other clients untouched (REST)', async () => {
+    const { client, key, keyId } = await clientWithKey();
+    const sibling = await createApiKey(service, client.id, 'sibling');
+    const made = (await service.as(key).rest('POST', `${API}/${client.id}/apikey`, { name: 'made by the key' })).body;
+    const other = await clientWithKey();
+
+    const answer = await service.as(key).rest('DELETE', `${API}/${client.id}/apikey`);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ revoked: [sibling.id, made.id].sort() });
+    expect(await keysOf(client.id)).toEqual([keyId]);
+    for (const revoked of [sibling.key, made.key]) expect((await service.as(revoked).rest('GET', `${API}/${client.id}`)).status).toBe(401);
+    expect((await service.as(key).rest('GET', `${API}/${client.id}`)).status).toBe(200);
+    expect(await keysOf(other.client.id)).toEqual([other.keyId]);
+    expect((await service.as(key).rest('DELETE', `${API}/${other.client.id}/apikey`)).status).toBe(404);
+  });
+
+  it('refuses a key made by another key (403 / FORBIDDEN), revoking nothing; the administrator revokes every key (GraphQL)', async () => {
+    const { client, key, keyId } = await clientWithKey();
+    const made = (await service.as(key).rest('POST', `${API}/${client.id}/apikey`, { name: 'made by the key' })).body;
+    const refused = await service.as(made.key).rest('DELETE', `${API}/${client.id}/apikey`);
+    expect(refused.status).toBe(403);
+    const mutation = 'mutation($c: ID!) { revokeOtherApiKeys(clientId: $c) }';
+    expect((await service.as(made.key).graphql(mutation, { c: client.id })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await keysOf(client.id)).toEqual([keyId, made.id].sort());
+
+    const byAdmin = await service.graphql(mutation, { c: client.id });
+    expect(byAdmin.errors).toBeUndefined();
+    expect([...byAdmin.data.revokeOtherApiKeys].sort()).toEqual([keyId, made.id].sort());
+    expect(await keysOf(client.id)).toEqual([]);
+    expect((await service.as(key).rest('GET', `${API}/${client.id}`)).status).toBe(401);
+  });
+});
+
 describe('keys in logs', () => {
   it('never appear in a log line, whatever the request did', async () => {
     const { client, key } = await clientWithKey();

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDisplayCounter } from '../../../src/features/banner/display-counter.ts';
 import { createDomain, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
 import { ADMIN_KEY } from '../../support/service.ts';
@@ -160,23 +163,129 @@ describe('the public banner script (app.js)', () => {
     expect((await fetch(`${service.baseUrl}/banner/runtime-0000.js`)).status).toBe(404);
   });
 
-  it("counts every load towards the client's banner loads of the month, written in batches", async () => {
+  it("counts a banner shown towards the client's month, once a visitor, written in batches", async () => {
     await withEmbedding();
     const other = await createDomain(service, 'shop.example.org', { clientId: client.id });
     await service.rest('POST', `${other.base}/embedding`, embeddingPayload());
-    for (let i = 0; i < 5; i++) await appJs(`domain=${domain.domainId}`);
+    // No proxy is trusted here: the addresses a load claims are not believed, the connection's is.
+    for (let i = 0; i < 5; i++) await appJs(`domain=${domain.domainId}`, { 'x-forwarded-for': `203.0.113.${i + 1}` });
     for (let i = 0; i < 2; i++) await appJs(`domain=${other.domainId}`, { 'if-none-match': '"whatever"' });
     const unwritten = await service.rest('GET', `/hosting/api/client/${client.id}`);
     expect(unwritten.body.widgetDisplayCount).toBe(0);
     await service.services.banner.counter.flush();
     const read = await service.rest('GET', `/hosting/api/client/${client.id}`);
-    expect(read.body.widgetDisplayCount).toBe(7);
+    expect(read.body.widgetDisplayCount).toBe(2);
     const list = await service.rest('GET', '/hosting/api/client');
     const listed = list.body.find((item: { id: string }) => item.id === client.id);
-    expect(listed.actualCallCount).toBe(7);
-    expect(listed.domainCountData).toEqual(expect.arrayContaining([['www.example.org', 5], ['shop.example.org', 2]]));
+    expect(listed.actualCallCount).toBe(2);
+    expect(listed.domainCountData).toEqual(expect.arrayContaining([['www.example.org', 1], ['shop.example.org', 1]]));
     const graphql = await service.graphql(`query($id: ID!) { client(id: $id) { widgetDisplayCount } }`, { id: client.id });
-    expect(graphql.data?.client.widgetDisplayCount).toBe(7);
+    expect(graphql.data?.client.widgetDisplayCount).toBe(2);
+  });
+});
+
+const DAY_MS = 86_400_000;
+
+/** Noon (UTC) of two days in a row within the current month: the figure read is this month's. */
+function twoDaysThisMonth(): [number, number] {
+  const today = Math.floor(Date.now() / DAY_MS);
+  const sameMonth = new Date((today + 1) * DAY_MS).getUTCMonth() === new Date(today * DAY_MS).getUTCMonth();
+  const first = sameMonth ? today : today - 1;
+  return [first * DAY_MS + DAY_MS / 2, (first + 1) * DAY_MS + DAY_MS / 2];
+}
+
+/**
+ * What a client is billed by (`widgetDisplayCount`, `actualCallCount`): banners shown. A domain's
+ * banner counts once per visitor and UTC day — a visitor being an IPv4 address or an IPv6 /64,
+ * read behind the proxies TRUST_PROXY trusts — so no loop of loads inflates it.
+ */
+describe('banner loads that bill', () => {
+  let time = Date.now();
+  const { service, domain, client } = useServiceWithDomain({
+    service: { displayCountFlushMs: 3_600_000, trustProxy: 'loopback', displayCountClock: () => time },
+  });
+
+  /** A load from `address`, through the fast path or (the path in other letters) through the Express route. */
+  const loadFrom = async (address: string, { viaExpress = false } = {}) => {
+    const path = viaExpress ? '/App.js' : '/app.js';
+    const answer = await fetch(`${service.baseUrl}${path}?domain=${domain.domainId}&lang=de_DE`, { headers: { 'x-forwarded-for': address } });
+    expect(answer.status, await answer.text()).toBe(200);
+  };
+  const figure = async () => {
+    await service.services.banner.counter.flush();
+    const read = await service.rest('GET', `/hosting/api/client/${client.id}`);
+    const list = await service.rest('GET', '/hosting/api/client');
+    const listed = list.body.find((item: { id: string }) => item.id === client.id);
+    expect(listed.actualCallCount).toBe(read.body.widgetDisplayCount);
+    return read.body.widgetDisplayCount as number;
+  };
+  const withEmbedding = async () => {
+    expect((await service.rest('POST', `${domain.base}/embedding`, embeddingPayload())).status).toBe(201);
+  };
+
+  it('a loop of 200 loads from one address moves the figure by one', async () => {
+    time = twoDaysThisMonth()[0];
+    await withEmbedding();
+    expect(await figure()).toBe(0);
+    for (let i = 0; i < 200; i++) await loadFrom('203.0.113.7', { viaExpress: i % 2 === 1 });
+    expect(await figure()).toBe(1);
+    const graphql = await service.graphql(`query($id: ID!) { client(id: $id) { widgetDisplayCount } }`, { id: client.id });
+    expect(graphql.data?.client.widgetDisplayCount).toBe(1);
+  });
+
+  it('two addresses count two; addresses of one IPv6 /64 count as one visitor', async () => {
+    time = twoDaysThisMonth()[0];
+    await withEmbedding();
+    for (let i = 0; i < 20; i++) {
+      await loadFrom('203.0.113.7');
+      await loadFrom('198.51.100.9', { viaExpress: true });
+    }
+    expect(await figure()).toBe(2);
+    for (let host = 1; host <= 20; host++) await loadFrom(`2001:db8:5:6::${host.toString(16)}`);
+    await loadFrom('2001:0db8:0005:0006:ffff::1');
+    expect(await figure()).toBe(3);
+  });
+
+  it('the next UTC day counts each visitor again', async () => {
+    const [first, second] = twoDaysThisMonth();
+    time = first;
+    await withEmbedding();
+    for (let i = 0; i < 50; i++) await loadFrom('203.0.113.7');
+    expect(await figure()).toBe(1);
+    time = first + DAY_MS / 2 - 1;
+    await loadFrom('203.0.113.7');
+    expect(await figure()).toBe(1);
+    time = second;
+    for (let i = 0; i < 50; i++) await loadFrom('203.0.113.7', { viaExpress: i % 2 === 0 });
+    expect(await figure()).toBe(2);
+  });
+
+  it('counts a visitor once however many processes serve the loads', async () => {
+    time = twoDaysThisMonth()[0];
+    await withEmbedding();
+    // A second process's counter on the same database, fed by real requests.
+    const other = createDisplayCounter(service.database.orm, { trustProxy: 'loopback', now: () => time, flushEveryMs: 3_600_000 });
+    const server = createServer((req, res) => {
+      other.count(client.id, domain.domainId, req);
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const otherUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (let i = 0; i < 10; i++) {
+        await loadFrom('203.0.113.7');
+        await (await fetch(otherUrl, { headers: { 'x-forwarded-for': '203.0.113.7' } })).text();
+      }
+      await other.flush();
+      expect(await figure()).toBe(1);
+      await (await fetch(otherUrl, { headers: { 'x-forwarded-for': '198.51.100.9' } })).text();
+      await other.flush();
+      expect(await figure()).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await other.close();
+    }
   });
 });
 
@@ -210,14 +319,18 @@ describe.runIf(onPostgres)('several service processes on one PostgreSQL database
 describe('banner loads across a restart', () => {
   it('are written when the service stops, so a restart loses none', async () => {
     const workDir = await mkdtemp(join(tmpdir(), 'banner-loads-'));
-    const env = { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' };
+    const env = { DATABASE_URL: '', DATA_DIR: join(workDir, 'data'), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', TRUST_PROXY: 'loopback' };
     try {
       const first = await startServiceProcess({ env });
       expect(first.ready, first.output().stderr).toBe(true);
       const client = (await first.request('POST', '/hosting/api/client', { body: { username: 'loads', emailAddress: 'loads@example.org', password: 'a-password', domainMaxCount: 1 } })).body as { id: string };
       const domain = (await first.request('POST', `/hosting/api/client/${client.id}/domain`, { body: { name: 'www.example.org' } })).body as { id: string };
       await first.request('POST', `/hosting/api/client/${client.id}/domain/${domain.id}/embedding`, { body: embeddingPayload() });
-      for (let i = 0; i < 9; i++) expect((await fetch(`${first.base}/app.js?domain=${domain.id}`)).status).toBe(200);
+      // Nine visitors: each counts once.
+      for (let i = 0; i < 9; i++) {
+        const load = await fetch(`${first.base}/app.js?domain=${domain.id}`, { headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } });
+        expect(load.status).toBe(200);
+      }
       // Stopped at once: well within the two seconds after which the counts would be written anyway.
       expect(await first.stop('SIGTERM')).toBe(0);
 

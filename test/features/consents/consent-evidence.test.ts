@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBannerConfig } from '../../../src/features/banner/banner-config.build.ts';
@@ -73,11 +74,17 @@ describe('the evidence of a consent record', () => {
     origin: 'https://www.example.org',
     path: '/shop/cart',
     address: '203.0.113.0',
+    originMatches: true,
     ...overrides,
   });
 
-  const evidenceOf = (published: PublishedConfiguration, overrides: Partial<EvidenceRecord> = {}) =>
-    consentEvidence(recordOf(published, overrides), revisionOf(published), published);
+  /** The consent's history when it has this one record. */
+  const alone = (record: EvidenceRecord) => [{ id: '0193a1b2-0000-4000-8000-000000000001', ...record }];
+
+  const evidenceOf = (published: PublishedConfiguration, overrides: Partial<EvidenceRecord> = {}) => {
+    const record = recordOf(published, overrides);
+    return consentEvidence(record, revisionOf(published), published, alone(record));
+  };
 
   /** category key → [accepted, {service id → accepted}] */
   const acceptance = (evidence: ConsentEvidence) =>
@@ -215,17 +222,94 @@ describe('the evidence of a consent record', () => {
   it('refuses a revision other than the one the record names', async () => {
     const { published } = await configured();
     const record = recordOf(published, { revision: 'f'.repeat(64) });
-    expect(() => consentEvidence(record, revisionOf(published), published)).toThrow(/names revision f{64}/);
+    expect(() => consentEvidence(record, revisionOf(published), published, alone(record))).toThrow(/names revision f{64}/);
   });
 
   it('says when the configuration does not hash to the revision, and who made a revision no key made', async () => {
     const { published } = await configured();
     const revision = { ...revisionOf(published), hash: 'a'.repeat(64), legal: false, keyName: null };
-    const evidence = consentEvidence(recordOf(published, { revision: revision.hash }), revision, published);
+    const record = recordOf(published, { revision: revision.hash });
+    const evidence = consentEvidence(record, revision, published, alone(record));
     expect(evidence.revision.configurationVerified).toBe(false);
     const html = consentEvidenceHtml(evidence);
     expect(html).toContain('does not hash to the revision');
     expect(html).toContain('(no API key recorded); a cosmetic change');
+  });
+
+  it('flags a page foreign to the domain, and lists the whole history with the detailed record marked', async () => {
+    const { published } = await configured();
+    const genuine = recordOf(published, { receivedAt: '2026-11-21T12:00:00.000000Z', choice: 'all' });
+    const forged = recordOf(published, {
+      receivedAt: '2026-11-22T08:00:00.000000Z',
+      choice: 'necessary',
+      origin: 'https://attacker.example',
+      path: '/<b>forged</b>',
+      originMatches: false,
+    });
+    const history = [
+      { id: randomUUID(), ...genuine },
+      { id: randomUUID(), ...forged },
+    ];
+    const evidence = consentEvidence(forged, revisionOf(published), published, history);
+    expect(evidence.record.originMatches).toBe(false);
+    expect(evidence.history.map((entry) => [entry.choice, entry.originMatches])).toEqual([
+      ['all', true],
+      ['necessary', false],
+    ]);
+    const html = consentEvidenceHtml(evidence);
+    expect(html).toContain("The page is on neither the domain's site nor one of its consent-sharing domains: https://attacker.example.");
+    expect(html).toContain('This consent has 2 records');
+    expect(html).toContain('<h2>History of this consent</h2>');
+    expect(html).toContain('<tr class="detailed"><td>2026-11-22T08:00:00.000000Z</td>');
+    expect(html).toContain('<tr><td>2026-11-21T12:00:00.000000Z</td>');
+    expect(html).toContain(escapeHtml('https://attacker.example/<b>forged</b>'));
+    expect(html).not.toContain('<b>forged</b>');
+  });
+
+  describe('read through the API', () => {
+    /** Posts a record as a visitor's browser (or anyone) would; its receipt. */
+    const recorded = async (body: Record<string, unknown>) => {
+      const answer = await fetch(`${service.baseUrl}/consent`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) });
+      expect(answer.status, await answer.clone().text()).toBe(201);
+      return answer.json();
+    };
+
+    it('shows every record of the consent, oldest first: a later one, even forged on another site, never hides the first', async () => {
+      const { ids } = await configured();
+      const revision = (await service.rest('GET', `${domain.base}/revision?limit=1`)).body.revisions[0].hash;
+      const consentId = randomUUID();
+      const base = { domain: domain.domainId, consentId, revision, locale: 'de_DE' };
+      await recorded({ ...base, choice: 'custom', categories: ['necessary', 'analytics'], services: [ids.session, ids.matomo], url: 'https://www.example.org/shop' });
+      // Someone who learnt the consent id, sending the public revision and a service id from app.js.
+      await recorded({ ...base, choice: 'all', categories: ['necessary', 'analytics', 'social_media'], services: [ids.youtube], url: 'https://attacker.example/forged' });
+
+      const rest = await service.rest('GET', `${domain.base}/consent/${consentId}/evidence`);
+      expect(rest.status, rest.text).toBe(200);
+      expect(rest.body.record).toMatchObject({ choice: 'all', origin: 'https://attacker.example', path: '/forged', originMatches: false });
+      expect(rest.body.revision.configurationVerified).toBe(true);
+      expect(rest.body.history.map((entry: { choice: string; origin: string; originMatches: boolean }) => [entry.choice, entry.origin, entry.originMatches])).toEqual([
+        ['custom', 'https://www.example.org', true],
+        ['all', 'https://attacker.example', false],
+      ]);
+      // The history is the log's, oldest first.
+      const log = await service.rest('GET', `${domain.base}/consent/${consentId}`);
+      expect(rest.body.history).toEqual(log.body.toReversed());
+      // The first record, asked for, is still its own evidence, with the same history.
+      const first = await service.rest('GET', `${domain.base}/consent/${consentId}/evidence?record=${rest.body.history[0].id}`);
+      expect(first.body.record).toMatchObject({ choice: 'custom', originMatches: true });
+      expect(first.body.history).toEqual(rest.body.history);
+
+      const graphql = await service.graphql(
+        'query($clientId: ID!, $domainId: ID!, $consentId: String!) { domain(clientId: $clientId, id: $domainId) { consentEvidence(consentId: $consentId) } }',
+        { clientId: domain.clientId, domainId: domain.domainId, consentId },
+      );
+      expect(graphql.errors).toBeUndefined();
+      expect(graphql.data.domain.consentEvidence).toEqual(rest.body);
+
+      const page = await service.raw({ method: 'GET', path: `${domain.base}/consent/${consentId}/evidence.html` });
+      expect(page.text).toContain('This consent has 2 records');
+      expect(page.text).toContain("neither the domain's site nor one of its consent-sharing domains");
+    });
   });
 
   describe('as a printable page', () => {

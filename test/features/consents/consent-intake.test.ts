@@ -1,26 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { maintainConsentPartitions } from '../../../src/features/consents/consent-records.ts';
+import { originBelongs } from '../../../src/features/consents/page-origin.ts';
 import { truncatedAddress } from '../../../src/features/consents/visitor-address.ts';
-import { unknownId } from '../../support/fixtures.ts';
+import { createDomain, type DomainPath, embeddingPayload, unknownId } from '../../support/fixtures.ts';
+import type { TestService } from '../../support/service.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
+
+/** The hash of the domain's newest revision: what its banner names as `contentRevision`. */
+async function newestRevision(service: TestService, domain: DomainPath): Promise<string> {
+  const answer = await service.rest('GET', `${domain.base}/revision?limit=1`);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body.revisions[0].hash;
+}
+
+/** Adds a service (embedding) to the domain; its id. */
+async function addService(service: TestService, domain: DomainPath, overrides: Record<string, unknown> = {}): Promise<string> {
+  const answer = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload(overrides));
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body.id;
+}
 
 /**
  * POST /consent: the record the banner sends for each choice. Stored before it is acknowledged,
- * with the page's origin and path and the visitor's network (not address); bad input stores nothing.
+ * with the page's origin and path, whether that page is the domain's, and the visitor's network
+ * (not address); bad input stores nothing. A record names a revision the domain published, and of
+ * it only services and categories that revision offered.
  */
 describe('consent records from the banner', () => {
   const { service, domain, client } = useServiceWithDomain({ service: { consentsPerMinutePerAddress: 1_000 } });
 
-  const revision = 'a'.repeat(64);
+  /** What the domain's banner offers now: an analytics service and a social media one, in its newest revision. */
+  let shown: { revision: string; analytics: string; youtube: string };
+  beforeEach(async () => {
+    const analytics = await addService(service, domain, { name: 'Matomo', purpose: 'a717ff5' });
+    const youtube = await addService(service, domain);
+    shown = { revision: await newestRevision(service, domain), analytics, youtube };
+  });
+
   const record = (overrides: Record<string, unknown> = {}) => ({
     domain: domain.domainId,
     consentId: randomUUID(),
     choice: 'custom',
     categories: ['necessary', 'analytics'],
-    services: [randomUUID()],
-    revision,
+    services: [shown.analytics],
+    revision: shown.revision,
     locale: 'de_DE',
     url: 'https://www.example.org/shop/cart?session=secret#top',
     ...overrides,
@@ -47,10 +72,11 @@ describe('consent records from the banner', () => {
       choice: 'custom',
       categories: ['necessary', 'analytics'],
       services: sent.services,
-      revision,
+      revision: shown.revision,
       locale: 'de_DE',
       origin: 'https://www.example.org',
       path: '/shop/cart',
+      origin_matches: true,
       // The test's requests come from 127.0.0.1: kept as its /24.
       address: '127.0.0.0',
     });
@@ -88,6 +114,91 @@ describe('consent records from the banner', () => {
     expect((await post(record({ domain: unknownId() }))).status).toBe(404);
     expect((await post(record({ services: Array.from({ length: 2_000 }, () => randomUUID()) }))).status).toBe(413);
     expect(await stored()).toEqual([]);
+  });
+
+  /** Posts the record; its status and the pointers of its problems. */
+  const refusal = async (body: unknown) => {
+    const answer = await post(body);
+    const problem = await answer.json();
+    return { status: answer.status, paths: (problem.errors ?? []).map((error: { path: string }) => error.path) };
+  };
+
+  it('refuses (400, nothing stored) a revision the domain never published: made up, or another domain’s', async () => {
+    const other = await createDomain(service, 'www.other.example');
+    await addService(service, other);
+    for (const revision of ['a'.repeat(64), await newestRevision(service, other)]) {
+      expect(await refusal(record({ revision }))).toEqual({ status: 400, paths: ['/revision'] });
+    }
+    expect(await stored()).toEqual([]);
+  });
+
+  it('refuses (400, nothing stored) services the revision did not offer: random ids, another domain’s, one added after it', async () => {
+    const other = await createDomain(service, 'www.other.example');
+    const foreign = await addService(service, other);
+    const older = shown.revision;
+    const later = await addService(service, domain, { name: 'Hotjar', purpose: 'a717ff5' });
+    for (const id of [randomUUID(), foreign, later]) {
+      expect(await refusal(record({ revision: older, services: [shown.analytics, id] }))).toEqual({ status: 400, paths: ['/services/1'] });
+    }
+    expect(await stored()).toEqual([]);
+    // The revision made with it offers it.
+    expect((await post(record({ revision: await newestRevision(service, domain), services: [shown.analytics, later] }))).status).toBe(201);
+  });
+
+  it('refuses (400, nothing stored) categories the revision did not offer; necessary is always allowed', async () => {
+    expect(await refusal(record({ categories: ['necessary', 'marketing', 'analytics', 'other'] }))).toEqual({
+      status: 400,
+      paths: ['/categories/1', '/categories/3'],
+    });
+    expect(await stored()).toEqual([]);
+    // The domain has no necessary service; every choice accepts the category all the same.
+    expect((await post(record({ choice: 'necessary', categories: ['necessary'], services: [] }))).status).toBe(201);
+  });
+
+  it('takes exactly the records whose services are some of the revision’s, never more than it has (generated)', async () => {
+    let expected = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray([shown.analytics, shown.youtube]),
+        fc.array(fc.uuid(), { maxLength: 3 }),
+        async (offered, made) => {
+          const services = [...offered, ...made.filter((id) => !offered.includes(id))];
+          const answer = await post(record({ categories: ['necessary', 'analytics', 'social_media'], services }));
+          expect(answer.status).toBe(made.length === 0 ? 201 : 400);
+          if (answer.status === 201) expected++;
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(await stored()).toHaveLength(expected);
+  });
+
+  it("keeps whether the page is the domain's: its host, a subdomain, a consent-sharing domain; a foreign page is stored, flagged", async () => {
+    const pages = ['https://www.example.org/a', 'http://shop.example.org:8080/b', 'https://attacker.example/forged', 'https://www.partner.example/c'];
+    for (const url of pages) expect((await post(record({ url }))).status, url).toBe(201);
+    // Once the domain shares its consent with partner.example, the records of its newer revision from there match.
+    const shared = await service.rest('PUT', domain.base, { consentSharingDomains: ['partner.example'] });
+    expect(shared.status, shared.text).toBe(200);
+    const sharing = await newestRevision(service, domain);
+    expect(sharing).not.toBe(shown.revision);
+    expect((await post(record({ revision: sharing, url: 'https://www.partner.example/d' }))).status).toBe(201);
+    expect((await post(record({ revision: sharing, url: 'https://attacker.example/e' }))).status).toBe(201);
+    expect((await stored()).map((row) => [row.origin, row.path, row.origin_matches])).toEqual([
+      ['https://www.example.org', '/a', true],
+      ['http://shop.example.org:8080', '/b', true],
+      ['https://attacker.example', '/forged', false],
+      ['https://www.partner.example', '/c', false],
+      ['https://www.partner.example', '/d', true],
+      ['https://attacker.example', '/e', false],
+    ]);
+  });
+
+  it('checks a warm record without a statement of its own: the revision is read once, then kept', async () => {
+    expect((await post(record())).status).toBe(201);
+    const before = service.database.statements.total;
+    expect((await post(record({ choice: 'all', categories: ['necessary', 'analytics', 'social_media'], services: [shown.youtube] }))).status).toBe(201);
+    // The insert, and nothing else.
+    expect(service.database.statements.total - before).toBe(1);
   });
 
   it('answers 400 naming the field for bad input, and stores nothing (generated bodies)', async () => {
@@ -130,7 +241,7 @@ describe('consent records from the banner', () => {
     const insertAt = (at: Date) =>
       connection.execute(
         `insert into "consent_record" select ?, ?, gen_random_uuid(), gen_random_uuid(), ?, 'all', '[]', '[]', ?, 'de_DE', 'https://www.example.org', '/', '' `,
-        [domain.domainId, at, client.id, revision],
+        [domain.domainId, at, client.id, shown.revision],
       );
     const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
     for (const days of [420, 400, 396, 394, 30, 0]) await insertAt(daysAgo(days));
@@ -140,6 +251,19 @@ describe('consent records from the banner', () => {
     const left = (await stored()).map((row) => Math.round((now.getTime() - new Date(row.received_at as string).getTime()) / 86_400_000));
     expect(left).toEqual([394, 30, 0]);
     expect(result.created).toEqual([]);
+  });
+});
+
+describe("whether a page belongs to the domain's site", () => {
+  const site = { host: 'www.shop.example', sharingDomains: ['partner.example', 'https://brand.example/de/', 'not a host'] };
+
+  it('is the host, a subdomain of it without its www, or a consent-sharing domain or its subdomain; scheme and port do not count', () => {
+    for (const origin of ['https://www.shop.example', 'https://shop.example', 'http://static.shop.example:8080', 'https://partner.example', 'https://eu.brand.example']) {
+      expect(originBelongs(origin, site), origin).toBe(true);
+    }
+    for (const origin of ['https://attacker.example', 'https://evilshop.example', 'https://shop.example.attacker.example', 'https://example', 'null']) {
+      expect(originBelongs(origin, site), origin).toBe(false);
+    }
   });
 });
 
@@ -176,6 +300,7 @@ describe('the rate limit of the consent intake', () => {
   const { service, domain } = useServiceWithDomain({ service: { consentsPerMinutePerAddress: 3 } });
 
   it('answers 429 with Retry-After past the records a minute one address may send, and stores nothing more', async () => {
+    const revision = await newestRevision(service, domain);
     const post = () =>
       fetch(`${service.baseUrl}/consent`, {
         method: 'POST',
@@ -186,7 +311,7 @@ describe('the rate limit of the consent intake', () => {
           choice: 'all',
           categories: ['necessary'],
           services: [],
-          revision: 'b'.repeat(64),
+          revision,
           locale: 'de_DE',
           url: 'https://www.example.org/',
         }),

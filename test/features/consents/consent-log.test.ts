@@ -6,7 +6,7 @@ import { exportConsents } from '../../../src/features/consents/consent-log.opera
 import { CSV_COLUMNS, EXPORT_BATCH, exportConsentCsv } from '../../../src/features/consents/consent-log.ts';
 import { maintainConsentPartitions } from '../../../src/features/consents/consent-records.ts';
 import { createRequestContext } from '../../../src/kernel/context.ts';
-import { createApiKey, createClient, unknownId } from '../../support/fixtures.ts';
+import { createApiKey, createClient, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { ADMIN_KEY } from '../../support/service.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 import type { GraphqlAnswer, HttpAnswer } from '../../support/service.ts';
@@ -77,7 +77,7 @@ async function seedMany(count: number, newest: string, step = '1 microsecond'): 
   );
 }
 
-const RECORD_FIELDS = 'id consentId receivedAt choice categories services revision locale origin path address';
+const RECORD_FIELDS = 'id consentId receivedAt choice categories services revision locale origin path address originMatches';
 const VARIABLE_TYPES: Record<string, string> = { from: 'String', to: 'String', after: 'String', first: 'Int', consentId: 'String!' };
 /** A query of the domain's `fields`, declaring the variables they use. */
 const DOMAIN_QUERY = (fields: string) => {
@@ -122,21 +122,22 @@ const csvCells = (record: ConsentRecord) => [
   record.path,
   record.address,
   record.id,
+  record.originMatches === null ? '' : String(record.originMatches),
 ];
 
 describe('the consent log over REST', () => {
   it('lists what the banner sent, newest first, with every field and the instant to the microsecond', async () => {
     const consentId = randomUUID();
-    const services = [randomUUID()];
+    const embedding = await service.rest('POST', `${domain.base}/embedding`, embeddingPayload({ purpose: 'a717ff5' }));
+    expect(embedding.status, embedding.text).toBe(201);
+    const services = [embedding.body.id];
+    const shown = (await service.rest('GET', `${domain.base}/revision?limit=1`)).body.revisions[0].hash;
     const receipts = [];
-    for (const choice of ['all', 'custom'] as const) {
+    for (const [choice, url] of [['all', 'https://www.example.org/shop/cart?session=secret'], ['custom', 'https://attacker.example/shop/cart']] as const) {
       const answer = await fetch(`${service.baseUrl}/consent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          domain: domain.domainId, consentId, choice, categories: ['necessary', 'analytics'], services, revision, locale: 'de_DE',
-          url: 'https://www.example.org/shop/cart?session=secret',
-        }),
+        body: JSON.stringify({ domain: domain.domainId, consentId, choice, categories: ['necessary', 'analytics'], services, revision: shown, locale: 'de_DE', url }),
       });
       expect(answer.status).toBe(201);
       receipts.push(await answer.json());
@@ -157,12 +158,15 @@ describe('the consent log over REST', () => {
       choice: 'custom',
       categories: ['necessary', 'analytics'],
       services,
-      revision,
+      revision: shown,
       locale: 'de_DE',
-      origin: 'https://www.example.org',
+      origin: 'https://attacker.example',
       path: '/shop/cart',
       address: '127.0.0.0',
+      // A page foreign to the domain: kept, and flagged.
+      originMatches: false,
     });
+    expect(answer.body.records[1]).toMatchObject({ origin: 'https://www.example.org', originMatches: true });
     // The receipt has milliseconds; the log keeps the microseconds.
     expect(newest.receivedAt.slice(0, 23)).toBe(receipts[1].receivedAt.slice(0, 23));
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   API,
+  createApiKey,
   createDomain,
   type DomainPath,
   domainState,
@@ -858,5 +859,77 @@ describe('embeddings over GraphQL', () => {
     }
     expect((await service.rest('GET', embeddings())).body).toEqual([mine]);
     expect((await service.rest('GET', embeddings(other))).body).toEqual([theirs]);
+  });
+});
+
+// ── code that runs on visitors' pages ──────────────────────────────────────────
+
+describe("scriptHtmlCode: code that runs on every visitor's page, guarded by the client's canUseScripts", () => {
+  const SCRIPT = '<script src="https://www.youtube.com/iframe_api"></script>';
+  const setCanUseScripts = async (on: boolean) =>
+    expect((await service.rest('PUT', `${API}/${domain.clientId}`, { features: { canUseScripts: on } })).status).toBe(200);
+  const clientKey = async () => service.as((await createApiKey(service, domain.clientId, 'no code')).key);
+
+  it('lets every client key write it by default (canUseScripts is on until the administrator turns it off)', async () => {
+    expect((await service.rest('GET', `${API}/${domain.clientId}`)).body.features.canUseScripts).toBe(true);
+    const asClient = await clientKey();
+    const answer = await asClient.rest('POST', embeddings(), embeddingPayload({ scriptHtmlCode: SCRIPT }));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.scriptHtmlCode).toBe(SCRIPT);
+  });
+
+  it("refuses a client key's write that sets or changes it while canUseScripts is off (403 over REST, FORBIDDEN over GraphQL), storing nothing", async () => {
+    const created = await createEmbedding({ scriptHtmlCode: SCRIPT });
+    await setCanUseScripts(false);
+    const asClient = await clientKey();
+    const before = await domainState(service, domain);
+
+    const create = await asClient.rest('POST', embeddings(), embeddingPayload({ scriptHtmlCode: '<script>alert(1)</script>' }));
+    expect(create.status).toBe(403);
+    expect(create.body).toMatchObject({ status: 403, detail: expect.stringContaining('canUseScripts') });
+    const update = await asClient.rest('PUT', `${embeddings()}/${created.id}`, { scriptHtmlCode: '<script>alert(1)</script>' });
+    expect(update.status).toBe(403);
+    const cleared = await asClient.rest('PUT', `${embeddings()}/${created.id}`, { ...created, scriptHtmlCode: '' });
+    expect(cleared.status).toBe(403);
+
+    const gqlCreate = await asClient.graphql(CREATE, { ...scope(), input: toGraphqlInput(embeddingPayload({ scriptHtmlCode: SCRIPT })) });
+    expect(gqlCreate.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const gqlUpdate = await asClient.graphql(UPDATE, { ...scope(), embeddingId: created.id, input: { scriptHtmlCode: '<b>x</b>' } });
+    expect(gqlUpdate.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    expect(await domainState(service, domain)).toEqual(before);
+    // Nor may the key switch it back on.
+    expect((await asClient.rest('PUT', `${API}/${domain.clientId}`, { features: { canUseScripts: true } })).status).toBe(403);
+  });
+
+  it('says in OpenAPI that it is code injection, for every schema that has it', async () => {
+    const { schemas } = (await service.as(null).rest('GET', '/openapi.json')).body.components;
+    for (const name of ['Embedding', 'EmbeddingCreate', 'EmbeddingUpdate']) {
+      expect(schemas[name].properties.scriptHtmlCode.description, name).toMatch(/^Code injection by design.*canUseScripts/s);
+    }
+  });
+
+  it('still lets a client key without canUseScripts write everything else, send the code back unchanged, and the administrator change it', async () => {
+    const created = await createEmbedding({ scriptHtmlCode: SCRIPT });
+    await setCanUseScripts(false);
+    const asClient = await clientKey();
+
+    expect((await asClient.rest('POST', embeddings(), embeddingPayload({ name: 'No code', scriptHtmlCode: '' }))).status).toBe(201);
+    const roundTrip = await asClient.rest('PUT', `${embeddings()}/${created.id}`, { ...created, description: 'Videos' });
+    expect(roundTrip.status, roundTrip.text).toBe(200);
+    expect(roundTrip.body).toMatchObject({ description: 'Videos', scriptHtmlCode: SCRIPT });
+    const gql = await asClient.graphql(UPDATE, { ...scope(), embeddingId: created.id, input: { scriptHtmlCode: SCRIPT, vendor: 'Google' } });
+    expect(gql.errors).toBeUndefined();
+
+    const byAdmin = await service.rest('PUT', `${embeddings()}/${created.id}`, { scriptHtmlCode: '<script>ok()</script>' });
+    expect(byAdmin.status).toBe(200);
+    await setCanUseScripts(true);
+    expect((await asClient.rest('PUT', `${embeddings()}/${created.id}`, { scriptHtmlCode: '' })).status).toBe(200);
+  });
+
+  it('answers 404 rather than 403 for an embedding the client does not have', async () => {
+    await setCanUseScripts(false);
+    const asClient = await clientKey();
+    expect((await asClient.rest('PUT', `${embeddings()}/${unknownId()}`, { scriptHtmlCode: SCRIPT })).status).toBe(404);
   });
 });

@@ -60,6 +60,9 @@ describe('configuration revisions', () => {
       ['create an inactive embedding', () => ok('POST', '/embedding', embeddingPayload({ name: 'Hidden', active: false })), 'none'],
       ['embedding purpose', () => ok('PUT', `/embedding/${embeddingId}`, { purpose: 'cdcbd7c' }), 'legal'],
       ['embedding description', () => ok('PUT', `/embedding/${embeddingId}`, { description: 'Videos' }), 'cosmetic'],
+      ['embedding script code', () => ok('PUT', `/embedding/${embeddingId}`, { scriptHtmlCode: '<script src="https://www.youtube.com/iframe_api"></script>' }), 'legal'],
+      ['the script code changed', () => ok('PUT', `/embedding/${embeddingId}`, { scriptHtmlCode: '<script src="https://evil.example/x.js"></script>' }), 'legal'],
+      ['the script code removed', () => ok('PUT', `/embedding/${embeddingId}`, { scriptHtmlCode: '' }), 'legal'],
       ['switch the embedding off', () => ok('PUT', `/embedding/${embeddingId}`, { active: false }), 'legal'],
       ['and on again', () => ok('PUT', `/embedding/${embeddingId}`, { active: true }), 'legal'],
       ['switch the hidden one on', async () => {
@@ -274,6 +277,33 @@ describe('configuration revisions', () => {
     expect(again.number).toBe(before + 1);
     expect(await count()).toBe(before + 1);
     expect((await service.rest('POST', `${domain.base}/revision/99/restore`)).status).toBe(404);
+  });
+
+  it("holds a client key's restore to the client's code switches: a revision's other script code or CSS is a change of code", async () => {
+    const youtube = await ok('POST', '/embedding', embeddingPayload({ scriptHtmlCode: '<script>first()</script>' }));
+    const theme = await ok('POST', '/theme', themePayload({ name: 'Default', default: true, customCss: '.a{}' }));
+    const withFirstCode = (await newest()).number;
+    await ok('PUT', `/embedding/${youtube.id}`, { scriptHtmlCode: '<script>second()</script>' });
+    await ok('PUT', `/theme/${theme.id}`, { customCss: '.b{}' } as never);
+    const current = (await newest()).number;
+    await ok('PUT', '/placeholder', [{ name: 'Ort', value: 'Köln' }]);
+    const withCurrentCode = (await newest()).number;
+    expect(withCurrentCode).toBeGreaterThan(current);
+
+    const features = (on: boolean) => ({ features: { canUseScripts: on, canUseIndCSS: on } });
+    expect((await service.rest('PUT', `${API}/${domain.clientId}`, features(false))).status).toBe(200);
+    const asClient = service.as((await createApiKey(service, domain.clientId, 'no code')).key);
+
+    const refused = await asClient.rest('POST', `${domain.base}/revision/${withFirstCode}/restore`);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.detail).toMatch(/scriptHtmlCode.*canUseScripts|customCss.*canUseIndCSS/);
+    expect((await newest()).number).toBe(withCurrentCode);
+    // A revision with the code as it is now restores: only the placeholders change.
+    const allowed = await asClient.rest('POST', `${domain.base}/revision/${current}/restore`);
+    expect(allowed.status, allowed.text).toBe(201);
+    // The administrator is not held to the switches.
+    expect((await service.rest('POST', `${domain.base}/revision/${withFirstCode}/restore`)).status).toBe(201);
+    expect((await ok('GET', `/embedding/${youtube.id}`)).scriptHtmlCode).toBe('<script>first()</script>');
   });
 
   /** The content revision in the banner script the service serves now (null: an idle banner, which names none). */

