@@ -84,7 +84,7 @@ export const consentEvidenceResponse = z
     unknownCategories: z.array(z.string()).meta({ description: 'Accepted categories the revision does not have (should be empty).' }),
     history: z.array(consentRecord).meta({
       description:
-        `Every record of the consent id, oldest first (at most the newest ${MAX_HISTORY}), \`record\` among them. Records come unauthenticated from visitors' browsers: ` +
+        `Every record of the consent id, oldest first (at most ${MAX_HISTORY}: the first and the newest), \`record\` among them. Records come unauthenticated from visitors' browsers: ` +
         'anyone who knows a consent id can add one, so a later record is added to the history and never replaces what came before.',
     }),
   })

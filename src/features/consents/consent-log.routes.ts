@@ -33,7 +33,7 @@ export const consentLogRoutes = [
     query: consentExportQuery, produces: 'text/csv', head: false,
     operation: (ctx, p, _, query) => consents.exportConsents(ctx, p, query), status: 200, errors: [400, 404] }),
   route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/consent/:consentId`,
-    summary: `Read the history of one consent (every record of the consent id, newest first, at most ${MAX_HISTORY}; 404 if it has none)`,
+    summary: `Read the history of one consent (every record of the consent id, newest first, at most ${MAX_HISTORY}: the newest and always the first; 404 if it has none)`,
     response: z.array(consentRecord),
     operation: (ctx, p) => consents.getConsent(ctx, p, p.consentId), status: 200, errors: [404] }),
 ];

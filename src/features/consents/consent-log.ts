@@ -91,23 +91,28 @@ export async function countConsentsPerDay(em: EntityManager, domainId: string, {
   );
 }
 
-/** The most records `consentHistory` returns: the newest ones. */
+/** The most records `consentHistory` returns: the first one and the newest others. */
 export const MAX_HISTORY = MAX_ITEMS;
 
 /**
  * Every record of one consent id in the domain (a visitor who changed their mind has several),
- * newest first; at most MAX_HISTORY, the newest. Over every month kept: through the
- * (domain_id, consent_id) index of each.
+ * newest first; at most MAX_HISTORY: the newest, and always the first (records come
+ * unauthenticated, so a flood of later ones must not push the original choice out of view). Over
+ * every month kept: through the (domain_id, consent_id) index of each.
  */
 export async function consentHistory(em: EntityManager, domainId: string, consentId: string): Promise<ConsentRecord[]> {
-  return em.getConnection().execute<ConsentRecord[]>(
-    `select ${RECORD_COLUMNS}
-     from "consent_record"
-     where "domain_id" = ? and "consent_id" = ?::uuid
-     order by "received_at" desc, "id" desc
-     limit ?`,
-    [domainId, consentId, MAX_HISTORY],
+  const rows = await em.getConnection().execute<ConsentRecord[]>(
+    `(select ${RECORD_COLUMNS} from "consent_record" where "domain_id" = ? and "consent_id" = ?::uuid
+      order by "received_at" desc, "id" desc limit ?)
+     union all
+     (select ${RECORD_COLUMNS} from "consent_record" where "domain_id" = ? and "consent_id" = ?::uuid
+      order by "received_at", "id" limit 1)`,
+    [domainId, consentId, MAX_HISTORY - 1, domainId, consentId],
   );
+  // The first record is also among the newest when there are few: listed once.
+  const first = rows.at(-1);
+  if (first && rows.findIndex((row) => row.id === first.id) < rows.length - 1) rows.pop();
+  return rows;
 }
 
 /** The columns of the export, in order. */

@@ -11,6 +11,7 @@ import {
   type EvidenceRevision,
 } from '../../../src/features/consents/consent-evidence.ts';
 import { escapeHtml } from '../../../src/kernel/html.ts';
+import { MAX_HISTORY } from '../../../src/features/consents/consent-log.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../../../src/scanner/chromium.ts';
 import { embeddingPayload, themePayload, unknownId } from '../../support/fixtures.ts';
 import { useServiceWithDomain } from '../../support/service-with-domain.ts';
@@ -273,6 +274,28 @@ describe('the evidence of a consent record', () => {
       expect(answer.status, await answer.clone().text()).toBe(201);
       return answer.json();
     };
+
+    it('keeps the first record in view however many later ones are sent for the consent', async () => {
+      const { ids } = await configured();
+      const revision = (await service.rest('GET', `${domain.base}/revision?limit=1`)).body.revisions[0].hash;
+      const consentId = randomUUID();
+      const first = await recorded({ domain: domain.domainId, consentId, revision, locale: 'de_DE', choice: 'custom', categories: ['necessary'], services: [ids.session], url: 'https://www.example.org/' });
+      // A flood of later records (made here in one statement rather than sent one by one).
+      await service.database.orm.em.fork().execute(
+        `insert into "consent_record"
+         select (jsonb_populate_record(r, jsonb_build_object('id', gen_random_uuid(), 'choice', 'all', 'received_at', r."received_at" + n * interval '1 millisecond'))).*
+         from "consent_record" r, generate_series(1, ?) n where r."consent_id" = ?::uuid`,
+        [MAX_HISTORY + 5, consentId],
+      );
+      const evidence = await service.rest('GET', `${domain.base}/consent/${consentId}/evidence`);
+      expect(evidence.status, evidence.text).toBe(200);
+      expect(evidence.body.history).toHaveLength(MAX_HISTORY);
+      // The receipt gives milliseconds, the log microseconds.
+      expect(evidence.body.history[0]).toMatchObject({ receivedAt: first.receivedAt.replace('Z', '000Z'), choice: 'custom' });
+      expect(evidence.body.history.slice(1).every((entry: { choice: string }) => entry.choice === 'all')).toBe(true);
+      const log = await service.rest('GET', `${domain.base}/consent/${consentId}`);
+      expect(log.body.at(-1)).toMatchObject({ receivedAt: first.receivedAt.replace('Z', '000Z'), choice: 'custom' });
+    });
 
     it('shows every record of the consent, oldest first: a later one, even forged on another site, never hides the first', async () => {
       const { ids } = await configured();
