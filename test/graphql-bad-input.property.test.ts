@@ -94,6 +94,7 @@ const BASELINES: Record<string, Baseline> = {
   restoreRevision: ({ ids }) => ({ ...domainOf(ids), number: Number(ids.revisionId) }),
   replacePlaceholders: ({ ids }, tag) => ({ ...domainOf(ids), placeholders: [{ name: `p-${tag}`, value: 'b' }] }),
   revokeApiKey: ({ ids }) => ({ clientId: ids.clientId, id: ids.keyId }),
+  revokeOtherApiKeys: ({ ids }) => ({ clientId: ids.clientId }),
   scanDomain: ({ ids }) => domainOf(ids),
   startScan: ({ ids }) => domainOf(ids),
   startComplianceScan: ({ ids }) => domainOf(ids),

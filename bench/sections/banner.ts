@@ -44,7 +44,7 @@ export async function banner(bench: Bench): Promise<void> {
       target: 'warm banner load ≥ 1.0× a bare node:http server sending the same bytes',
       measured: ratioText(warm!.ratio),
       met: warm!.ratio!.median >= 1,
-      why: 'what separates the service from the bare server is Express routing and the per-load count; see the profile notes',
+      why: 'a warm load skips Express, answers synchronously and sends its headers as one list; what it does beyond the bare server is reading the query, counting the visitor once a day, recording the duration and keeping the response for the shutdown',
     });
     addTarget({
       section: SECTION,

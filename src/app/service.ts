@@ -1,4 +1,3 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { loadSettings, type Settings, SettingsError } from '../config.ts';
 import { metricsOf, openServiceDatabase } from './database.ts';
@@ -15,7 +14,7 @@ import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
 import { dnsEgressPolicy, type RefusalLog } from '../scanner/address-policy.ts';
 import { keepProcessSmall } from './process-memory.ts';
-import { InFlightResponses } from '../http/in-flight-responses.ts';
+import { type DrainableServer, drainableServer } from '../http/drainable-server.ts';
 
 /** The running service. */
 export type ServiceHandle = {
@@ -51,7 +50,7 @@ export async function startService(): Promise<ServiceHandle> {
     await scanner.close().catch(() => {});
     throw databaseStartupError(error, settings);
   });
-  let http: Http;
+  let http: DrainableServer;
   let services: AppServices | undefined;
   // The job queue and the work taken from it start beside the HTTP server, not before it.
   let jobsStarting: Promise<JobQueue> | undefined;
@@ -187,43 +186,6 @@ export async function startService(): Promise<ServiceHandle> {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   return { base, close: () => stop({}) };
-}
-
-type Http = {
-  server: Server;
-  /** From now on: every response says `Connection: close`, and connections close once idle. */
-  drain(): void;
-  /** Requests not yet answered in full. */
-  inFlight(): number;
-};
-
-/**
- * The HTTP server of `app`, made to drain on shutdown. `server.close()` alone stops accepting and
- * closes the connections idle at that moment, but a kept-alive connection busy at that moment is
- * then served request after request until the timeout cuts it. So once draining, each response
- * not yet under way says `Connection: close` (Node closes its connection after it), and each
- * connection still kept alive is closed as soon as its request is answered.
- */
-function drainableServer(app: RequestListener): Http {
-  const responses = new InFlightResponses();
-  let draining = false;
-  const server = createServer((req, res) => {
-    responses.add(res, () => {
-      // Its connection is idle now, unless Node already closes it (Connection: close).
-      if (draining) server.closeIdleConnections();
-    });
-    if (draining) res.setHeader('Connection', 'close');
-    app(req, res);
-  });
-  return {
-    server,
-    drain() {
-      draining = true;
-      for (const res of responses.list()) if (!res.headersSent) res.setHeader('Connection', 'close');
-      server.closeIdleConnections();
-    },
-    inFlight: () => responses.size,
-  };
 }
 
 /** Whether HOST:PORT can be listened on, found by listening there for a moment (the real listen checks again). */
