@@ -107,7 +107,7 @@ const fingerprintOf = (json: string) => createHash('sha256').update(json).digest
  * SQL. The database announces every committed change of a domain's published configuration, and
  * every revision stored (db/change-feed.ts), in this process and in every other; the domain's
  * copy is then marked stale and the next load reads it again. A build that overlapped a change is
- * answered but not kept, so no stale banner stays. Two more guards: a copy older than `maxAgeMs`
+ * answered but kept only as a stale copy, so no stale banner is served while the database answers. Two more guards: a copy older than `maxAgeMs`
  * is read again in the background (a change the feed lost unnoticed shows within that), and while
  * the database cannot be read, the stale copy is served rather than no banner at all.
  */
@@ -182,7 +182,10 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
         const entry: DomainEntry = same
           ? { ...previous, readAt: now(), stale: false }
           : { published, fingerprint, scripts: new Map(), asked: new Map(), size: json.length, readAt: now(), stale: false };
+        // A read that overlapped a change is answered but kept only as a stale copy: the next load
+        // reads again, and should the database be gone by then, this copy still serves.
         if (current) cache.set(domainId, entry);
+        else if (cache.peek(domainId)?.stale !== false) cache.set(domainId, { ...entry, stale: true });
         return entry;
       },
       (error: unknown) => {
@@ -207,8 +210,9 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
   };
 
   async function entryOf(domainId: string): Promise<{ entry: DomainEntry; stale: boolean } | null> {
+    // A round that fails (the database went away while it ran) does not fail the banner: the copy, if any, still serves.
     const recording = options.recording?.(domainId);
-    if (recording) await recording;
+    if (recording) await recording.catch(() => {});
     const cached = cache.get(domainId);
     if (cached && !cached.stale) {
       if (now() - cached.readAt > maxAgeMs) refresh(domainId);
