@@ -68,9 +68,21 @@ catalog
 const tcf = program.command('tcf').description('IAB TCF vendors, from the IAB Europe Global Vendor List');
 tcf
   .command('import')
-  .description('import a Global Vendor List (vendor-list.json, format v3) downloaded from IAB Europe; replaces the stored TCF vendors')
+  .description(
+    'import a Global Vendor List (vendor-list.json, format v3) downloaded from IAB Europe; replaces the stored TCF vendors, ' +
+      'keeps the list by version, and has every domain with TCF publish its banner again from it',
+  )
   .argument('<vendor-list.json>', 'the file')
   .action(async (file: string) => (await import('../src/cli/tcf-import.ts')).tcfImport(file));
+tcf
+  .command('import-translation')
+  .description(
+    "import IAB Europe's translation of the list's texts (purposes-xx.json: purposes, features, stacks, data categories) into one language; " +
+      'domains with TCF and a locale in that language show it (the English texts otherwise)',
+  )
+  .argument('<language>', 'the two-letter ISO 639-1 code: de, fr, …')
+  .argument('<purposes-xx.json>', 'the file')
+  .action(async (language: string, file: string) => (await import('../src/cli/tcf-import.ts')).tcfImportTranslation(language, file));
 
 const client = program.command('client').description('clients (customer accounts)');
 client

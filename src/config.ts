@@ -23,6 +23,10 @@ const settingsSchema = z.object({
   CORS_ORIGINS: z.string().transform(refined(parseCorsOrigins)).optional(),
   /** Which proxies in front of the service to believe about the client's address (Express's `trust proxy`). */
   TRUST_PROXY: z.string().transform(refined(parseTrustProxy)).optional(),
+  /** A header a CDN in front of the service sets to the visitor's country (`CF-IPCountry`, …), trusted for `enableOnlyInEu`. */
+  COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name').transform((name) => name.toLowerCase()).optional(),
+  /** An MMDB country database to use instead of the shipped one (when no COUNTRY_HEADER is set). */
+  COUNTRY_DATABASE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   CONSENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   /** Banner loads per address a minute that miss the built banners in memory (unknown or malformed domains, first loads after a change). */
@@ -38,6 +42,7 @@ const settingsSchema = z.object({
   SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   SCAN_GRACE_MS: z.coerce.number().int().min(0).max(30_000).default(0),
+  SCAN_EXISTING_BANNER_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(6_000),
   SCAN_LOAD_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   SCAN_PAGE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   SCAN_START_PAGE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
@@ -47,6 +52,9 @@ const settingsSchema = z.object({
   CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(395),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** The CMP id IAB Europe registered (2..4095); unset outside production: 4095, a development placeholder. */
+  TCF_CMP_ID: z.coerce.number().int().min(2, 'must be at least 2 (IAB CMP ids 0 and 1 are not valid)').max(4095).optional(),
+  TCF_CMP_VERSION: z.coerce.number().int().min(1).max(4095).default(1),
 });
 
 export type Settings = {
@@ -69,6 +77,10 @@ export type Settings = {
    * and the names `loopback`, `linklocal`, `uniquelocal`.
    */
   trustProxy: boolean | number | string;
+  /** The trusted CDN header naming the visitor's country (lower case); unset: the address decides, by `countryDatabase`. */
+  countryHeader: string | undefined;
+  /** Path of an MMDB country database; unset: the shipped one. */
+  countryDatabase: string | undefined;
   rateLimitPerMinute: number;
   /** Consent records one visitor address may send a minute. */
   consentRateLimitPerMinute: number;
@@ -83,6 +95,7 @@ export type Settings = {
     navigationTimeoutMs: number;
     /** Extra wait after a scan's last page before its cookies and storage are read. */
     graceMs: number;
+    existingBannerWaitMs: number;
     /** How long a page's `load` is waited for after its document arrived; then it is read as it is (`slow`). */
     loadTimeoutMs: number;
     /** Wait on every page after it loaded, for keys scripts set late. */
@@ -106,6 +119,8 @@ export type Settings = {
   /** Days a consent record is kept before the hourly maintenance removes it. */
   consentRetentionDays: number;
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
+  /** The CMP the banner's TC strings name (TCF_CMP_ID, TCF_CMP_VERSION); id unset: none given. */
+  tcfCmp: { id: number | undefined; version: number };
 };
 
 export class SettingsError extends Error {}
@@ -130,6 +145,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     adminApiKey: s.ADMIN_API_KEY,
     corsOrigins: s.CORS_ORIGINS ?? [],
     trustProxy: s.TRUST_PROXY ?? false,
+    countryHeader: s.COUNTRY_HEADER,
+    countryDatabase: s.COUNTRY_DATABASE,
     rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
     consentRateLimitPerMinute: s.CONSENT_RATE_LIMIT_PER_MINUTE,
     bannerRateLimitPerMinute: s.BANNER_RATE_LIMIT_PER_MINUTE,
@@ -140,6 +157,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       totalTimeoutMs: s.SCAN_TIMEOUT_MS,
       navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
       graceMs: s.SCAN_GRACE_MS,
+      existingBannerWaitMs: s.SCAN_EXISTING_BANNER_WAIT_MS,
       loadTimeoutMs: s.SCAN_LOAD_TIMEOUT_MS,
       pageWaitMs: s.SCAN_PAGE_WAIT_MS,
       startPageWaitMs: s.SCAN_START_PAGE_WAIT_MS,
@@ -153,6 +171,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
     consentRetentionDays: s.CONSENT_RETENTION_DAYS,
     environment: s.NODE_ENV,
+    tcfCmp: { id: s.TCF_CMP_ID, version: s.TCF_CMP_VERSION },
   };
 }
 

@@ -159,7 +159,7 @@ describe('the harness check against the document', () => {
     features: Object.fromEntries(CLIENT_FEATURES.map((name) => [name, false])),
   };
   /** The same client as "read all clients" lists it. */
-  const listed = { ...client, actualCallCount: 0, domainCountData: [['www.example.org', 0]] };
+  const listed = { ...client, actualCallCount: 0, domainCountData: [{ domName: 'www.example.org', count: 0 }] };
 
   it('takes answers the document describes', () => {
     validator.check(exchange('GET', '/hosting/api/client', 200, [listed]));

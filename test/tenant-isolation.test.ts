@@ -17,6 +17,7 @@ import type { ConsentCheck } from '../src/scanner/compliance.ts';
 import { API, createApiKey, embeddingPayload, themePayload } from './support/fixtures.ts';
 import { localeNameOf, pathOf, routeLabel, samplePayload, seedWorld, type World } from './support/route-world.ts';
 import { type GraphqlAnswer, type HttpAnswer, type TestClient, type TestService, startTestService } from './support/service.ts';
+import { scanFindingsOf } from './support/scan-findings.ts';
 
 /**
  * Tenant isolation (SERVICE.md §3 "Rules that hold everywhere"): an administrator key manages
@@ -36,25 +37,7 @@ const scans: string[] = [];
 const countingScanner: Scanner = {
   async scan(url): Promise<ScanFindings> {
     scans.push(url);
-    return {
-      url,
-      pages: [{ url, status: 200 }],
-      cookies: [],
-      localStorage: [],
-      sessionStorage: [],
-      indexedDB: [],
-      cacheStorage: [],
-      scripts: [],
-      iframes: [],
-      stylesheets: [],
-      fonts: [],
-      unblockable: [],
-      imprintUrl: null,
-      privacyPolicyUrl: null,
-      address: { company: null, street: null, zipCode: null, city: null },
-      refusedRequests: [],
-      durationMs: 1,
-    };
+    return scanFindingsOf(url);
   },
   async checkConsent(url): Promise<ConsentCheck> {
     scans.push(url);

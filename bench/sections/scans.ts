@@ -14,8 +14,26 @@ import { fmt } from '../lib/stats.ts';
 
 const SECTION = 'scans';
 
-/** A 10-page website on loopback: every page links to the others and sets a cookie, one script sets more. */
-export function startTenPageSite(): Promise<HttpServer> {
+/**
+ * A banner of another consent tool in the markup a Complianz site has (which autoconsent's
+ * "Complianz banner" rule recognises): until "accept" is clicked it shows, and the tag it guards
+ * (a cookie `after_consent`) does not run; the choice is kept in a cookie.
+ */
+const EXISTING_BANNER = `<div id="cmplz-cookiebanner-container"><div class="cmplz-cookiebanner" style="position:fixed;bottom:0;background:#fff">
+<p>Wir verwenden Cookies.</p><button class="cmplz-accept">Akzeptieren</button><button class="cmplz-deny">Ablehnen</button></div></div>
+<script>(function () {
+  var banner = document.querySelector('.cmplz-cookiebanner');
+  function release() { document.cookie = 'after_consent=1; path=/'; banner.style.display = 'none'; }
+  if (document.cookie.indexOf('cmplz_banner-status=dismissed') !== -1) return release();
+  banner.querySelector('.cmplz-accept').addEventListener('click', function () { document.cookie = 'cmplz_banner-status=dismissed; path=/'; release(); });
+})();</script>`;
+
+/**
+ * A 10-page website on loopback: every page links to the others and sets a cookie, one script sets
+ * more; `withBanner`: behind another consent tool's banner (EXISTING_BANNER), so a scan takes its
+ * second pass.
+ */
+export function startTenPageSite({ withBanner = false }: { withBanner?: boolean } = {}): Promise<HttpServer> {
   const pages = Array.from({ length: 10 }, (_, i) => (i === 0 ? '/' : `/page-${i}`));
   const server = createServer((req, res) => {
     if (req.url === '/tag.js') {
@@ -35,7 +53,7 @@ export function startTenPageSite(): Promise<HttpServer> {
     res.end(
       `<!doctype html><html><head><script src="/tag.js"></script>${late}</head><body><h1>Page ${index}</h1>` +
         pages.map((path) => `<a href="${path}">${path}</a>`).join(' ') +
-        `<a href="/impressum">Impressum</a></body></html>`,
+        `<a href="/impressum">Impressum</a>${withBanner ? EXISTING_BANNER : ''}</body></html>`,
     );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -114,6 +132,48 @@ async function scanThroughput(env: Record<string, string>, clientId: string, sit
   addTarget({ section: SECTION, target: '20 domains: two workers ≥ 1.7× the throughput of one', measured: `${fmt(one / two, 2)}×`, met: one / two >= 1.7 });
 }
 
+/** The EDPS Website Evidence Collector 2.1.1's time for a 10-page scan of comparable fixture sites, same Chromium (issue 40's side-by-side). */
+const WEC_SCAN_MS = 46_000;
+
+/**
+ * A scan of the 10-page site behind another consent tool's banner, which takes the second pass
+ * (accept the banner, read again): its time beside the first pass's alone, median of 3.
+ */
+async function twoPassScan(bench: Bench, clientId: string, onePassMs: number): Promise<void> {
+  const site = await startTenPageSite({ withBanner: true });
+  try {
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    const domain = (await bench.api('POST', `/client/${clientId}/domain`, { name: siteUrl })) as { id: string };
+    const times: number[] = [];
+    let accepted = true;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const result = (await bench.api('GET', `/client/${clientId}/domain/${domain.id}/onboarding/scan`)) as {
+        existingBanner: { accepted: boolean } | null;
+        storage: { cookies: { name: string; phase: string }[] };
+      };
+      times.push(performance.now() - started);
+      accepted &&= result.existingBanner?.accepted === true && result.storage.cookies.some((cookie) => cookie.name === 'after_consent' && cookie.phase === 'after-accept');
+    }
+    const median = [...times].sort((a, b) => a - b)[1]!;
+    addRow({
+      section: SECTION,
+      scenario: 'scan of the 10-page site behind another consent tool\'s banner: both passes (median of 3)',
+      service: { p50: median, p99: Math.max(...times), statements: Number.NaN, rssMiB: Number.NaN },
+      note: `${fmt(median - onePassMs, 0)} ms more than the first pass alone`,
+    });
+    addTarget({ section: SECTION, target: `10-page scan ≤ 1/5 of WEC's ${WEC_SCAN_MS / 1000} s`, measured: `${fmt(onePassMs / 1000, 2)} s`, met: onePassMs <= WEC_SCAN_MS / 5 });
+    addTarget({
+      section: SECTION,
+      target: 'behind a banner: accepted, the released cookie labelled after-accept, both passes ≤ 1/5 of WEC',
+      measured: `${accepted ? 'accepted and labelled' : 'missed'}; ${fmt(median / 1000, 2)} s`,
+      met: accepted && median <= WEC_SCAN_MS / 5,
+    });
+  } finally {
+    site.close();
+  }
+}
+
 export async function scans(bench: Bench): Promise<void> {
   const service = await bench.service();
   const clientId = await bench.client();
@@ -160,6 +220,7 @@ export async function scans(bench: Bench): Promise<void> {
       met: lateCookiesCaught,
     });
     addTarget({ section: SECTION, target: 'four concurrent scans ≤ 2× one', measured: `${fmt(together / alone, 2)}×`, met: together <= 2 * alone });
+    await twoPassScan(bench, clientId, alone);
     await scanThroughput(bench.env, clientId, siteUrl, bench.api);
   } finally {
     site.close();

@@ -13,10 +13,13 @@ import { graphiql } from '../graphql/graphiql/page.ts';
 import { createGraphqlHandler } from '../graphql/yoga.ts';
 import { schema } from './graphql-schema.ts';
 import { authentication } from '../http/authentication.ts';
-import { corsFor, rateLimitBannerMisses, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, securityHeaders } from '../http/hardening.ts';
+import { corsFor, rateLimitBannerMisses, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, rateLimitScriptReports, securityHeaders } from '../http/hardening.ts';
+import { SCRIPT_REPORT_PATH, scriptReportRouter } from '../features/script-findings/script-report.routes.ts';
 import { requestLogging } from '../http/logging.ts';
 import { inSequence } from '../http/in-sequence.ts';
 import { onlyUnder } from '../http/path-gate.ts';
+import { autoCreateRouter } from '../features/banner/auto-create/auto-create.routes.ts';
+import { createDomainAutoCreator } from '../features/banner/auto-create/auto-create-domains.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readiness } from '../http/readiness.ts';
 import { requestContext, requestId } from '../http/request-context.ts';
@@ -40,6 +43,8 @@ export type AppOptions = {
   consentsPerMinutePerAddress?: number;
   /** Banner loads per address a minute that miss the memory (BANNER_RATE_LIMIT_PER_MINUTE; default 300). */
   bannerMissesPerMinutePerAddress?: number;
+  /** Script reports (POST /script-report) one visitor address may send a minute (default 30). */
+  scriptReportsPerMinutePerAddress?: number;
 };
 
 export type AppDependencies = {
@@ -64,6 +69,8 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   // own headers). Its warm loads do not even reach Express (bannerFastPath, below); these routes
   // answer the rest: bad or unknown domains, failures.
   // Only requests for its paths walk its routes.
+  // A client's key-less snippet (`/app.js?client=…`, autoCreateDomains): to its domain's banner.
+  app.use(onlyUnder(['/app.js'], autoCreateRouter(createDomainAutoCreator(orm, services), rateLimitBannerMisses(options.bannerMissesPerMinutePerAddress ?? 300))));
   app.use(onlyUnder(BANNER_PATH_PREFIXES, bannerRouter(services.banner, rateLimitBannerMisses(options.bannerMissesPerMinutePerAddress ?? 300))));
 
   // What every other request passes first, in this order, as one layer of Express's router
@@ -78,6 +85,8 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
       // Consent records from the banner: public, for any origin, so before the API's security headers and CORS.
       // Its routes are all at /consent (or under it, for the headers).
       onlyUnder(['/consent'], consentIntakeRouter(orm, services.consents, rateLimitConsentIntake(options.consentsPerMinutePerAddress ?? 60))),
+      // The banner's reports of scripts no embedding knows: public likewise.
+      onlyUnder([SCRIPT_REPORT_PATH], scriptReportRouter(orm, rateLimitScriptReports(options.scriptReportsPerMinutePerAddress ?? 30))),
       securityHeaders(),
       ...(cors ? [cors] : []),
     ),

@@ -47,6 +47,7 @@ export async function withAdminContext<T>(work: (ctx: RequestContext) => Promise
       complianceScans,
       adminApiKey: settings.adminApiKey,
       publicBaseUrl: settings.publicBaseUrl,
+      tcfCmp: { id: settings.tcfCmp.id, version: settings.tcfCmp.version, production: settings.environment === 'production' },
     });
     try {
       return await work(createRequestContext(database.orm, services, { kind: 'admin', keyName: 'command line' }, `cli-${randomUUID()}`));

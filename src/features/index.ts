@@ -14,6 +14,7 @@ import { placeholdersFeature } from './placeholders/index.ts';
 import { revisionsFeature } from './revisions/index.ts';
 import { scanJobsFeature } from './scan-jobs/index.ts';
 import { permanentScanFeature } from './permanent-scan/index.ts';
+import { scriptFindingsFeature } from './script-findings/index.ts';
 import { tcfVendorsFeature } from './tcf-vendors/index.ts';
 import { themesFeature } from './themes/index.ts';
 
@@ -39,6 +40,7 @@ export const features: readonly Feature[] = [
   scanJobsFeature,
   permanentScanFeature,
   complianceFeature,
+  scriptFindingsFeature,
 ];
 
 /** Every stored entity, for the ORM. */

@@ -100,6 +100,17 @@ export const rateLimitConsentIntake = (perMinute: number): RequestHandler =>
     handler: tooMany(perMinute, 'consent records from this address'),
   });
 
+/** The banner's reports of scripts no embedding knows (POST /script-report): `perMinute` per address, then 429. */
+export const rateLimitScriptReports = (perMinute: number): RequestHandler =>
+  rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req: Request) => `script-report:${ipKeyGenerator(req.ip ?? '')}`,
+    handler: tooMany(perMinute, 'script reports from this address'),
+  });
+
 /**
  * Banner loads from one address that the memory cannot answer (an unknown or malformed domain,
  * the first load after a change): `perMinute` a minute, then 429. Warm loads never reach it.

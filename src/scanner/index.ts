@@ -17,6 +17,7 @@ export function scannerFromSettings(scan: Settings['scan'], logRefusal?: Refusal
       pageWaitMs: scan.pageWaitMs,
       startPageWaitMs: scan.startPageWaitMs,
       graceMs: scan.graceMs,
+      existingBannerWaitMs: scan.existingBannerWaitMs,
       pageConcurrency: scan.pageConcurrency,
     },
   });

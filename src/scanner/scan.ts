@@ -5,9 +5,16 @@ import type { SharedBrowser } from './browser.ts';
 import { type ConsentCheck, createConsentChecker } from './compliance.ts';
 import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
 import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts';
+import { gateNavigations } from './navigation-gate.ts';
+import { type BannerAcceptance, type ExistingBanner, prepareBannerAcceptance } from './existing-banner.ts';
+import { createPageQueue, type PageQueue } from './page-choice.ts';
+import { createSetterLog, type SetterKind, type SetterLog } from './setters.ts';
+import { createTrafficLog, type ScanPhase, type ThirdPartyRequest, type TrafficLog } from './traffic.ts';
 import { checkStartAddress, type FoundCookie, foundCookieOf, goToStartPage, NOT_A_PAGE, newTab, pageAddress, READ_TIMEOUT_MS, siteOf, VisitError, waitsEndByOf, within } from './site-visit.ts';
 
 export type { FoundCookie } from './site-visit.ts';
+export type { RequestKind, ScanPhase, ThirdPartyRequest } from './traffic.ts';
+export type { ExistingBanner } from './existing-banner.ts';
 
 /**
  * The scanner: opens a website in headless Chromium, crawls it breadth-first within its
@@ -16,22 +23,37 @@ export type { FoundCookie } from './site-visit.ts';
  */
 
 export type ScanLimits = {
-  /** Pages visited at most (a redirect to a page visited already does not count). */
+  /**
+   * Pages visited at most (a redirect to a page visited already does not count), the start page
+   * included. After the start page come its imprint and privacy pages, then the other links of the
+   * pages read, grouped by the shape of their address (page-choice.ts): one page of each shape in
+   * turn, a shape not visited yet (found one level deeper, say) before a second page of a shape, so
+   * that the budget reaches different kinds of pages rather than the start page's first links.
+   */
   pageLimit: number;
   /** Time a page's document may take to arrive and be parsed (DOMContentLoaded). */
   navigationTimeoutMs: number;
   /** After DOMContentLoaded, how long a page's `load` is waited for; a page without it by then is read as it is and marked `slow`. */
   loadTimeoutMs: number;
   /**
-   * Wait on every page after it loaded, before it is read, for keys that scripts set late (a fixed
-   * wait, as the EDPS Website Evidence Collector does).
+   * Every page is read as soon as it loaded (its links queued) and again this long after, for what
+   * scripts inserted late (scripts, frames, links) and its storage (a fixed wait, as the EDPS Website
+   * Evidence Collector does); its tab goes on to the next page meanwhile in a new tab.
    */
   pageWaitMs: number;
   /**
-   * The start page stays open in a tab of its own for the whole crawl, and at least this long after
-   * it loaded, so that its late tags still fire; the other pages are crawled meanwhile.
+   * Every page stays open after it was read, so that its late tags still fire: the start page for
+   * the whole crawl, the others while there is room (`keptOpenLimit`); the scan ends when the page
+   * loaded last had this long since its load, and then reads the storage of every page still open
+   * (cookies are read for the whole context). The scan's time limit cuts this wait short.
    */
   startPageWaitMs: number;
+  /**
+   * Pages kept open after they were read, besides the start page and the pages being loaded: when
+   * one more would exceed it, the page open longest is read a last time (after its `pageWaitMs`) and
+   * closed. With the default limits every page of a scan stays open to its end.
+   */
+  keptOpenLimit: number;
   /**
    * Extra wait after the last page was read, before the cookies and the storage of the pages still
    * open are read (it runs alongside the rest of the start page's wait).
@@ -39,8 +61,16 @@ export type ScanLimits = {
   graceMs: number;
   /** The whole scan; waits are cut short to end within it, and past it the scan fails with a time-out. */
   totalTimeoutMs: number;
-  /** Tabs crawling the pages after the start page at once (the start page has a tab of its own). */
+  /** Pages after the start page loaded at once, each in a tab of its own (the start page has a tab of its own too). */
   pageConcurrency: number;
+  /**
+   * The second pass, behind a consent banner the site already runs (another CMP's): the start
+   * page watches for one that `@duckduckgo/autoconsent`'s rules know while the crawl runs; if one
+   * showed, once the crawl has been read the banner is accepted (waiting this long at most for
+   * that), and what appears only then is read and labelled `after-accept` (AFTER_ACCEPT_PAGES).
+   * 0: no second pass.
+   */
+  existingBannerWaitMs: number;
 };
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = {
@@ -49,12 +79,26 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   loadTimeoutMs: 5_000,
   pageWaitMs: 2_000,
   startPageWaitMs: 5_000,
+  keptOpenLimit: 10,
   graceMs: 0,
   totalTimeoutMs: 60_000,
   pageConcurrency: 5,
+  existingBannerWaitMs: 6_000,
 };
 
-export type FoundStorageKey = { name: string; origin: string };
+/**
+ * What first set a cookie or key, when the scan saw it (setters.ts): the address of the response
+ * whose `Set-Cookie` set it, or of the script that wrote it (an inline script: its page's
+ * address); null when it was not seen (set before the scan's watch, or by a frame of another
+ * process).
+ */
+type SetBy = { setBy: string | null };
+
+/** A storage key (or IndexedDB database, Cache Storage cache) by name and origin, with the phase it was first seen in. */
+export type FoundStorageKey = { name: string; origin: string; phase: ScanPhase } & SetBy;
+
+/** A cookie as found, with the phase it was first seen in. */
+export type ScannedCookie = FoundCookie & { phase: ScanPhase } & SetBy;
 
 export type VisitedPage = {
   url: string;
@@ -92,7 +136,7 @@ export type UnblockableLoad = {
 export type ScanFindings = {
   url: string;
   pages: VisitedPage[];
-  cookies: FoundCookie[];
+  cookies: ScannedCookie[];
   localStorage: FoundStorageKey[];
   sessionStorage: FoundStorageKey[];
   /** IndexedDB databases, by name and origin (frame). */
@@ -111,6 +155,14 @@ export type ScanFindings = {
   address: PostalAddress;
   /** Requests the egress guard refused (non-public addresses). */
   refusedRequests: RefusedRequest[];
+  /**
+   * A consent banner of another CMP that the site runs, as autoconsent's rule names it, and whether
+   * the scan's second pass accepted it (what appeared after that is labelled `after-accept`); null
+   * when none showed on the start page (or the second pass is off).
+   */
+  existingBanner: ExistingBanner | null;
+  /** Every request to a host of another site, page by page, with its kind, initiator and phase (traffic.ts). */
+  requests: ThirdPartyRequest[];
   durationMs: number;
 };
 
@@ -274,6 +326,12 @@ async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise
   }
 }
 
+/**
+ * Pages of the budget a second page of a shape may not take while pages being loaded may still
+ * link to new shapes: enough to follow a chain of new shapes (category → product) down.
+ */
+const NEW_SHAPE_RESERVE = 2;
+
 /** What one crawl gathers while its tabs visit pages. */
 type Crawl = {
   site: string;
@@ -295,14 +353,57 @@ type Crawl = {
   allLinks: Map<string, PageLink>;
   /** Visits in the order they started (a visit fills in its entry as it goes). */
   pages: VisitedPage[];
-  queue: string[];
+  queue: PageQueue;
+  /** Pages being loaded, whose links are not queued yet. */
+  loading: number;
+  /** Pages read and kept open (not the start page), the one open longest first. */
+  open: KeptPage[];
+  /** Pages closed to make room, until their last read is done. */
+  closing: Promise<void>[];
   /** Addresses queued or visited: each is queued once. */
   seen: Set<string>;
   /** Addresses of the pages visited, as asked for and where they landed: a later visit landing on one of them does not count. */
   visited: Set<string>;
   /** Pages still being read, which may queue more links (the start page until its second read, the tabs' current pages). */
   busy: number;
+  /** What each tab's top-level navigations may do (allowNavigation). */
+  navigation: WeakMap<Page, TabNavigation>;
+  /** The phase of the scan now: what is seen from here on is labelled so. */
+  phase: ScanPhase;
+  traffic: TrafficLog;
+  setters: SetterLog;
+  /** The start page's watch for a banner of another CMP (the second pass), unless it is off. */
+  banner?: BannerAcceptance;
 };
+
+/**
+ * A tab's visit as its navigations see it: `asked`, the address it loads (none once the page has
+ * loaded: a page kept open stays where it is); `anywhere` for the start page, which may move to
+ * another site; `refused`, a redirect's address that was refused because it had been visited.
+ */
+type TabNavigation = { asked?: string; anywhere?: boolean; refused?: string };
+
+/**
+ * Whether a top-level navigation of `tab` to `href` may go on (navigation-gate.ts), decided as it
+ * starts: while a visit loads, to the address asked for, or by a redirect to an address not visited
+ * yet, which is taken for this visit then and there so no other tab loads it too. A redirect to a
+ * page visited or being loaded elsewhere is refused, and the visit does not count.
+ */
+function allowNavigation(crawl: Crawl, tab: Page, href: string): boolean {
+  const navigation = crawl.navigation.get(tab);
+  const url = pageAddress(href);
+  if (!navigation?.asked || !url) return false;
+  if (url !== navigation.asked && !navigation.anywhere && crawl.visited.has(url)) {
+    navigation.refused = url;
+    return false;
+  }
+  crawl.visited.add(url);
+  crawl.seen.add(url);
+  return true;
+}
+
+/** A page read and kept open for its late keys; `read`: its second read, `pageWaitMs` after it loaded. */
+type KeptPage = { tab: Page; loadedAt: number; read: Promise<void> };
 
 /**
  * A frame, stylesheet or font a page requested, with what started the request (the browser's
@@ -362,6 +463,9 @@ async function openTab(context: BrowserContext, crawl: Crawl): Promise<Page> {
       noteLoad(crawl, request, 'font');
     }
   });
+  await gateNavigations(page, (url) => allowNavigation(crawl, page, url));
+  await crawl.traffic.watch(page, { site: () => crawl.site, phase: () => crawl.phase });
+  await crawl.setters.watch(page);
   return page;
 }
 
@@ -455,10 +559,10 @@ async function readPage(page: Page, url: string, crawl: Crawl): Promise<PageCont
     crawl.seen.add(next);
     const score = Math.max(legalPageScore(link, 'imprint'), legalPageScore(link, 'privacy'));
     if (score > 0) legal.push({ url: next, score });
-    else crawl.queue.push(next);
+    else crawl.queue.add(next);
   }
   // Imprint and privacy pages go to the front of the queue.
-  crawl.queue.unshift(...legal.sort((a, b) => b.score - a.score).map((candidate) => candidate.url));
+  crawl.queue.addLegal(legal.sort((a, b) => b.score - a.score).map((candidate) => candidate.url));
   return content;
 }
 
@@ -469,10 +573,19 @@ async function readStorage(page: Page, crawl: Crawl): Promise<void> {
       const found = await within(READ_TIMEOUT_MS, frame.evaluate(readFrameStorage));
       if (!found || found.origin === 'null') return;
       for (const kind of STORAGE_KINDS) {
-        for (const name of found[kind]) crawl.storage[kind].set(`${found.origin} ${name}`, { name, origin: found.origin });
+        for (const name of found[kind]) {
+          const key = `${found.origin} ${name}`;
+          // The phase it was first seen in.
+          if (!crawl.storage[kind].has(key)) crawl.storage[kind].set(key, { name, origin: found.origin, phase: crawl.phase, setBy: setterOf(crawl, kind, name) });
+        }
       }
     }),
   );
+}
+
+/** What set a key, for the kinds scripts write through the watched calls (setters.ts). */
+function setterOf(crawl: Crawl, kind: StorageKind | 'cookie', name: string): string | null {
+  return kind === 'indexedDB' || kind === 'cacheStorage' ? null : (crawl.setters.setterOf(kind satisfies SetterKind, name) ?? null);
 }
 
 /** Where the page is now, without its fragment. */
@@ -490,6 +603,8 @@ async function openStartPage(
 ): Promise<{ entry: VisitedPage; loadedAt: number }> {
   const entry: VisitedPage = { url, status: null };
   crawl.pages.push(entry);
+  const navigation: TabNavigation = { asked: url, anywhere: true };
+  crawl.navigation.set(page, navigation);
   entry.status = await goToStartPage(page, url, crawl.refused, ScanError);
   const landed = landedOn(page, url);
   entry.landedUrl = landed;
@@ -508,46 +623,76 @@ async function openStartPage(
     content = await readPage(page, url, crawl);
     if (!content || content.empty) throw new ScanError('site', `the website answered ${url} with an empty page`);
   }
+  // From here on the start page stays where it is (a script sending it elsewhere is refused).
+  navigation.asked = undefined;
   return { entry, loadedAt };
 }
 
-/**
- * Visits a page after the start page: loads it, queues its links as soon as it loaded, waits
- * `pageWaitMs` for late keys, then reads it again with its storage. Its failures are only recorded.
- * Undefined if it redirected to a page visited already (it is then left out of the pages).
- */
-async function visitPage(page: Page, url: string, crawl: Crawl): Promise<VisitedPage | undefined> {
+/** Notes the visit of a page after the start page, as it is taken from the queue. */
+function startVisit(url: string, crawl: Crawl): VisitedPage {
   const entry: VisitedPage = { url, status: null };
   crawl.pages.push(entry);
   crawl.visited.add(url);
+  return entry;
+}
+
+/**
+ * Visits a page after the start page (noted by startVisit): loads it and queues its links as soon as it loaded (the
+ * rest is keepOpen's). Its failures are only recorded (no `loadedAt`). Undefined if it redirected
+ * to a page visited already (it is then left out of the pages).
+ */
+async function visitPage(page: Page, entry: VisitedPage, crawl: Crawl): Promise<{ entry: VisitedPage; loadedAt?: number } | undefined> {
+  const { url } = entry;
+  const navigation: TabNavigation = { asked: url };
+  crawl.navigation.set(page, navigation);
+  const redirectedToVisited = () => {
+    crawl.pages.splice(crawl.pages.indexOf(entry), 1);
+    return undefined;
+  };
   let response: HTTPResponse | null;
   try {
     const timeout = Math.max(1, Math.min(crawl.limits.navigationTimeoutMs, crawl.waitsEndBy - performance.now()));
     response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout });
   } catch (error) {
+    if (navigation.refused) return redirectedToVisited();
+    navigation.asked = undefined;
     entry.error = error instanceof Error ? error.message : String(error);
-    return entry;
+    return { entry };
   }
+  // Where it landed was taken for this visit as the redirect started (allowNavigation).
   const landed = landedOn(page, url);
-  if (landed !== url) {
-    if (crawl.visited.has(landed)) {
-      crawl.pages.splice(crawl.pages.indexOf(entry), 1);
-      return undefined;
-    }
-    crawl.visited.add(landed);
-    crawl.seen.add(landed);
-  }
   entry.status = response?.status() ?? null;
   entry.landedUrl = landed;
 
   if (!(await waitForLoad(page, crawl))) entry.slow = true;
+  navigation.asked = undefined;
   const loadedAt = performance.now();
-  // Its links first, so that tabs without a page can go on meanwhile.
   await readPage(page, url, crawl);
-  await wait(crawl, loadedAt + crawl.limits.pageWaitMs - performance.now());
-  await readPage(page, url, crawl);
-  await readStorage(page, crawl);
-  return entry;
+  return { entry, loadedAt };
+}
+
+/**
+ * Keeps a page read open in its tab: reads it again `pageWaitMs` after it loaded (its links too),
+ * with its storage, then leaves it open for the end of the scan. Beyond `keptOpenLimit` pages, the
+ * page open longest is closed after its last read. Ends the page's `busy` after its second read.
+ */
+function keepOpen(tab: Page, url: string, loadedAt: number, crawl: Crawl): void {
+  const read = (async () => {
+    await wait(crawl, loadedAt + crawl.limits.pageWaitMs - performance.now());
+    await readPage(tab, url, crawl);
+    await readStorage(tab, crawl);
+  })().finally(() => crawl.busy--);
+  crawl.open.push({ tab, loadedAt, read });
+  while (crawl.open.length > crawl.limits.keptOpenLimit) {
+    const oldest = crawl.open.shift()!;
+    crawl.closing.push(
+      (async () => {
+        await oldest.read;
+        await readStorage(oldest.tab, crawl);
+        await oldest.tab.close().catch(() => {});
+      })(),
+    );
+  }
 }
 
 async function crawl(
@@ -573,26 +718,32 @@ async function crawl(
     texts: new Map(),
     allLinks: new Map(),
     pages: [],
-    queue: [],
+    queue: createPageQueue(),
+    loading: 0,
+    open: [],
+    closing: [],
     seen: new Set([startUrl]),
     visited: new Set([startUrl]),
     busy: 1,
+    navigation: new WeakMap(),
+    phase: 'before-consent',
+    traffic: createTrafficLog(),
+    setters: createSetterLog(),
   };
   let ended = 0;
   const pageEnded = (page: VisitedPage) => onPage?.(page, ++ended, limits.pageLimit);
 
   const first = await openTab(context, state);
+  if (limits.existingBannerWaitMs > 0) state.banner = await prepareBannerAcceptance(first, { acceptAtOnce: false });
   // Once the start page has answered, the tabs for the other pages open while it loads; each starts
   // crawling when it is open and the start page's links are queued.
   let startRead!: (read: boolean) => void;
   const startWasRead = new Promise<boolean>((resolve) => (startRead = resolve));
-  const tabs: Page[] = [];
   let crawling: Promise<unknown> = Promise.resolve();
   const openTabs = () => {
     crawling = Promise.all(
       Array.from({ length: Math.max(0, Math.min(limits.pageConcurrency, limits.pageLimit - 1)) }, async () => {
         const tab = await openTab(context, state);
-        tabs.push(tab);
         if (await startWasRead) await crawlWith(tab);
       }),
     );
@@ -615,10 +766,15 @@ async function crawl(
     await readStorage(first, state);
   })().finally(() => state.busy--);
 
-  // Meanwhile the rest of the site, breadth-first, a few tabs at a time.
-  async function crawlWith(tab: Page): Promise<void> {
+  // Meanwhile the rest of the site, a few tabs at a time; each page read stays open (keepOpen) and
+  // its tab's crawler goes on in a new tab.
+  async function crawlWith(firstTab: Page): Promise<void> {
+    let tab: Page | undefined = firstTab;
     while (!signal.aborted && performance.now() < waitsEndBy) {
-      const url = state.pages.length < limits.pageLimit ? state.queue.shift() : undefined;
+      const left = limits.pageLimit - state.pages.length;
+      // A second page of a shape leaves the last pages of the budget to new shapes that the pages being
+      // loaded may link to (a page deeper down), until they are read.
+      const url = left > 0 ? state.queue.next(left > Math.min(state.loading, NEW_SHAPE_RESERVE)) : undefined;
       if (url === undefined) {
         // Pages being read may still queue links, or turn out not to count (a redirect to a page visited).
         if (state.busy === 0) return;
@@ -627,23 +783,54 @@ async function crawl(
       }
       if (state.visited.has(url)) continue; // an earlier redirect landed there
       state.busy++;
+      state.loading++;
+      let visited: Awaited<ReturnType<typeof visitPage>>;
       try {
-        const visited = await visitPage(tab, url, state);
-        if (visited) pageEnded(visited);
-      } finally {
+        // The page counts, in the order pages were taken, while its tab opens.
+        const entry = startVisit(url, state);
+        tab ??= await openTab(context, state);
+        visited = await visitPage(tab, entry, state);
+      } catch (error) {
         state.busy--;
+        throw error;
+      } finally {
+        state.loading--;
       }
+      if (visited) pageEnded(visited.entry);
+      if (visited?.loadedAt === undefined) {
+        state.busy--;
+        continue;
+      }
+      keepOpen(tab, url, visited.loadedAt, state);
+      tab = undefined;
     }
   }
   await crawling;
   await startReadAgain;
-  // The start page's minimum time (and `graceMs` after the last page), then the storage of every
-  // page still open: keys set since a page was read are not lost.
-  await wait(state, Math.max(startPage.loadedAt + limits.startPageWaitMs, performance.now() + limits.graceMs) - performance.now());
-  await Promise.all([first, ...tabs].map((tab) => readStorage(tab, state)));
+  await Promise.all(state.open.map((kept) => kept.read));
+  // Until the page loaded last had the start page's minimum time (and `graceMs` after the last
+  // read), then the storage of every page still open: keys set since a page was read are not lost.
+  const lastLoad = Math.max(startPage.loadedAt, ...state.open.map((kept) => kept.loadedAt));
+  await wait(state, Math.max(lastLoad + limits.startPageWaitMs, performance.now() + limits.graceMs) - performance.now());
+  await Promise.all([first, ...state.open.map((kept) => kept.tab)].map((tab) => readStorage(tab, state)));
+  await Promise.all(state.closing);
   if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
 
-  const cookies = (await context.cookies()).map((cookie) => foundCookieOf(cookie, state.site));
+  const cookies = (await context.cookies()).map((cookie) => ({
+    ...foundCookieOf(cookie, state.site),
+    phase: state.phase,
+    setBy: setterOf(state, 'cookie', cookie.name),
+  }));
+  const existingBanner = state.banner?.found() ? await afterAccept(context, first, state) : null;
+  if (existingBanner?.accepted) {
+    const before = new Set(cookies.map(cookieKey));
+    for (const cookie of await context.cookies()) {
+      if (before.has(cookieKey(cookie))) continue;
+      cookies.push({ ...foundCookieOf(cookie, state.site), phase: 'after-accept', setBy: setterOf(state, 'cookie', cookie.name) });
+    }
+    if (signal.aborted) throw new ScanError('crawl', 'the scan was stopped');
+  }
+  await state.traffic.settled();
 
   const { imprintUrl, privacyPolicyUrl } = pickLegalPages([...state.allLinks.values()]);
   const imprint = imprintUrl ? state.texts.get(imprintUrl) : undefined;
@@ -666,10 +853,65 @@ async function crawl(
       ? extractAddress({ text: imprint.text, jsonLd: imprint.jsonLd.flatMap(parseJson) })
       : { company: null, street: null, zipCode: null, city: null },
     refusedRequests: [...refused],
+    existingBanner,
+    requests: state.traffic.requests(),
   };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A cookie's identity in the browser: name, domain and path. */
+const cookieKey = (cookie: { name: string; domain: string; path: string }) => `${cookie.name} ${cookie.domain} ${cookie.path}`;
+
+/**
+ * Pages loaded again in the second pass, after the banner was accepted, besides the start page
+ * where it was accepted: the first pages the crawl visited after the start page (tags that run on
+ * a page load once the choice is stored).
+ */
+const AFTER_ACCEPT_PAGES = 2;
+
+/**
+ * The second pass (ScanLimits.existingBannerWaitMs): accepts the banner the start page shows;
+ * then, from here on labelled `after-accept`, waits `pageWaitMs` on the start page for what the
+ * choice releases while the first AFTER_ACCEPT_PAGES pages load again in tabs of their own, and
+ * reads the storage of all of them. The scan's time limit cuts it short.
+ */
+async function afterAccept(context: BrowserContext, startTab: Page, crawl: Crawl): Promise<ExistingBanner> {
+  const cmp = crawl.banner!.found()!;
+  const remaining = crawl.waitsEndBy - performance.now();
+  if (remaining <= 0) return { cmp, accepted: false, error: 'no time was left within the scan to accept it' };
+  // Some banners reload the page once accepted.
+  crawl.navigation.set(startTab, { asked: crawl.pages[0]!.landedUrl, anywhere: true });
+  // The tags a click releases load while autoconsent is still reporting it.
+  crawl.phase = 'after-accept';
+  const accepted = (await crawl.banner!.accept(Math.min(crawl.limits.existingBannerWaitMs, remaining))) ?? {
+    cmp,
+    accepted: false,
+    error: 'the banner did not answer',
+  };
+  if (!accepted.accepted) return accepted;
+  const acceptedAt = performance.now();
+  const again = crawl.pages
+    .filter((page) => page.status !== null && page.status < 400 && page.landedUrl)
+    .slice(1, 1 + AFTER_ACCEPT_PAGES)
+    .map((page) => page.landedUrl!);
+  const revisits = again.map(async (url) => {
+    const tab = await openTab(context, crawl);
+    crawl.navigation.set(tab, { asked: url, anywhere: true });
+    const timeout = Math.max(1, Math.min(crawl.limits.navigationTimeoutMs, crawl.waitsEndBy - performance.now()));
+    const loaded = await tab.goto(url, { waitUntil: 'domcontentloaded', timeout }).then(
+      () => true,
+      () => false,
+    );
+    if (!loaded) return;
+    await waitForLoad(tab, crawl);
+    await wait(crawl, crawl.limits.pageWaitMs);
+    await readStorage(tab, crawl);
+  });
+  await wait(crawl, acceptedAt + crawl.limits.pageWaitMs - performance.now());
+  await Promise.all([readStorage(startTab, crawl), ...revisits]);
+  return accepted;
+}
 
 function parseJson(text: string): unknown[] {
   try {

@@ -1,4 +1,4 @@
-import type { BrowserContext, Cookie, HTTPResponse, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Cookie, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { getDomain } from 'tldts';
 import type { EgressPolicy } from './address-policy.ts';
 import { REFUSED_HEADER, type RefusedRequest, UNREACHABLE_HEADER } from './egress-guard.ts';
@@ -74,12 +74,54 @@ export async function checkStartAddress(policy: EgressPolicy, target: URL, Failu
   if ('refused' in first) throw new Failure(first.unresolvable ? 'crawl' : 'refused', first.refused);
 }
 
-/** A new tab of the context, closed when `signal` stops the visit. */
+/**
+ * A new tab of the context, closed when `signal` stops the visit. It presents itself as the
+ * browser would when not headless (browserIdentity), as some sites serve headless browsers
+ * differently (no tags, a block page).
+ */
 export async function newTab(context: BrowserContext, { signal, navigationTimeoutMs }: { signal: AbortSignal; navigationTimeoutMs: number }): Promise<Page> {
   const page = await context.newPage();
   signal.addEventListener('abort', () => void page.close().catch(() => {}));
   page.setDefaultNavigationTimeout(navigationTimeoutMs);
+  await page.setUserAgent(await browserIdentity(context.browser()));
   return page;
+}
+
+const identities = new WeakMap<Browser, Promise<{ userAgent: string; userAgentMetadata: Protocol.Emulation.UserAgentMetadata }>>();
+
+/**
+ * The user agent of `browser` as a Chromium that is not headless sends it: its own, with
+ * `HeadlessChrome/` turned into `Chrome/`, and the client hints (`Sec-CH-UA`, sent over HTTPS) to
+ * match, naming Chromium rather than HeadlessChrome. Asked of the browser once.
+ */
+function browserIdentity(browser: Browser) {
+  let identity = identities.get(browser);
+  if (!identity) {
+    identity = (async () => {
+      const userAgent = (await browser.userAgent()).replace(/HeadlessChrome\//g, 'Chrome/');
+      const fullVersion = /Chrome\/([\d.]+)/.exec(userAgent)?.[1] ?? '0.0.0.0';
+      const major = fullVersion.split('.')[0]!;
+      const brands = (version: string) => [
+        { brand: 'Chromium', version },
+        { brand: 'Not_A Brand', version: version === major ? '24' : '24.0.0.0' },
+      ];
+      const userAgentMetadata: Protocol.Emulation.UserAgentMetadata = {
+        brands: brands(major),
+        fullVersionList: brands(fullVersion),
+        fullVersion,
+        platform: ({ darwin: 'macOS', win32: 'Windows' } as Record<string, string>)[process.platform] ?? 'Linux',
+        platformVersion: '',
+        architecture: process.arch.startsWith('arm') ? 'arm' : 'x86',
+        bitness: process.arch.endsWith('64') ? '64' : '32',
+        model: '',
+        mobile: false,
+      };
+      return { userAgent, userAgentMetadata };
+    })();
+    identities.set(browser, identity);
+    identity.catch(() => identities.delete(browser));
+  }
+  return identity;
 }
 
 /**
@@ -109,6 +151,15 @@ export async function goToStartPage(page: Page, url: string, refused: RefusedReq
 /** Why the guard refused (its latest refusal; the guard notes one before it answers with its refusal header). */
 function refusalFor(url: string, refused: RefusedRequest[]): string {
   return refused.at(-1)?.reason ?? `${new URL(url).hostname} is not a public address`;
+}
+
+/** Cookie names of a `Set-Cookie` header as puppeteer gives it (several joined by newlines). */
+export function setCookieNames(header: string | undefined): string[] {
+  if (!header) return [];
+  return header.split('\n').flatMap((line) => {
+    const name = line.slice(0, line.indexOf('=')).trim();
+    return line.includes('=') && name ? [name] : [];
+  });
 }
 
 export type FoundCookie = {

@@ -27,8 +27,9 @@ describe('late keys, with the default waits', () => {
     const found = await createScanner({ browser, policy: sites.policy }).scan('http://www.spaet.test/');
     expect(found.pages).toHaveLength(7);
     expect(found.cookies.map((cookie) => cookie.name).sort()).toEqual(['start_spaet', 'unterseite_spaet']);
-    expect(found.localStorage).toEqual([{ name: 'start_spaet', origin: 'http://www.spaet.test' }]);
-    expect(found.sessionStorage).toEqual([{ name: 'unterseite_spaet', origin: 'http://www.spaet.test' }]);
+    const where = (keys: typeof found.localStorage) => keys.map(({ name, origin }) => ({ name, origin }));
+    expect(where(found.localStorage)).toEqual([{ name: 'start_spaet', origin: 'http://www.spaet.test' }]);
+    expect(where(found.sessionStorage)).toEqual([{ name: 'unterseite_spaet', origin: 'http://www.spaet.test' }]);
   }, 30_000);
 
   it('cuts the waits short at the time limit of the scan instead of failing it', async () => {

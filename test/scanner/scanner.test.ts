@@ -83,15 +83,17 @@ describe('scanning the fixture shop', () => {
     expect(byName.YSC).toMatchObject({ party: 'third', expires: null });
   });
 
-  it('reads the localStorage and sessionStorage keys of every frame origin', () => {
+  it('reads the localStorage and sessionStorage keys of every frame origin, each with what wrote it', () => {
+    // Inline scripts show as their page; the player's key as the player's frame document.
+    const seen = { phase: 'before-consent' };
     expect(found.localStorage).toEqual(
       expect.arrayContaining([
-        { name: 'cart_items', origin: 'http://www.shop.test' },
-        { name: 'yt-remote-device-id', origin: 'https://www.youtube.com' },
+        { name: 'cart_items', origin: 'http://www.shop.test', ...seen, setBy: 'http://www.shop.test/' },
+        { name: 'yt-remote-device-id', origin: 'https://www.youtube.com', ...seen, setBy: 'https://www.youtube.com/embed/fixture-video' },
       ]),
     );
     expect(found.localStorage).toHaveLength(2);
-    expect(found.sessionStorage).toEqual([{ name: 'checkout_step', origin: 'http://www.shop.test' }]);
+    expect(found.sessionStorage).toEqual([{ name: 'checkout_step', origin: 'http://www.shop.test', ...seen, setBy: expect.stringMatching(/^http:\/\/www\.shop\.test\//) }]);
   });
 
   it('finds no IndexedDB databases or caches where there are none (and no Cache Storage outside secure contexts)', () => {
@@ -220,6 +222,19 @@ describe('redirects within the site', () => {
     ]);
     expect(new Set(found.pages.map((page) => page.landedUrl)).size).toBe(4);
     expect(ended).toEqual(found.pages.map((page, i) => [page.url, i + 1, 4]));
+  });
+
+  it("loads a page once when a slow redirect lands on it after another tab took it from a faster page's link", async () => {
+    const found = await createScanner({ browser, policy: sites.policy, limits: { ...limits, pageConcurrency: 2 } }).scan('http://www.umzug.test/zoegerlich');
+    // /flink loads, its link to /ziel is taken and loaded while /spaet-umgezogen still waits for its
+    // answer; the redirect to /ziel is then refused as it starts, and that visit does not count.
+    expect(found.pages.map((page) => [page.url, page.landedUrl])).toEqual([
+      ['http://www.umzug.test/zoegerlich', 'http://www.umzug.test/zoegerlich'],
+      ['http://www.umzug.test/flink', 'http://www.umzug.test/flink'],
+      ['http://www.umzug.test/ziel', 'http://www.umzug.test/ziel'],
+    ]);
+    expect(sites.hits.get('www.umzug.test /ziel')).toBe(1);
+    expect(sites.hits.get('www.umzug.test /spaet-umgezogen')).toBe(1);
   });
 });
 

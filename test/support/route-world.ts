@@ -96,7 +96,7 @@ async function recordSucceededScan(service: TestService, domainId: string, cooki
       privacyPolicyUrl: null,
       availablePresets: [],
       storage: {
-        cookies: cookies.map((name) => ({ name, domain: 'www.shop.test', path: '/', expires: null, httpOnly: false, secure: false, sameSite: 'Lax', party: 'first' as const })),
+        cookies: cookies.map((name) => ({ name, domain: 'www.shop.test', path: '/', expires: null, httpOnly: false, secure: false, sameSite: 'Lax', party: 'first' as const, phase: 'before-consent' as const, setBy: null })),
         localStorage: [],
         sessionStorage: [],
         indexedDB: [],

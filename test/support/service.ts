@@ -68,8 +68,12 @@ export type TestServiceOptions = {
   maxConcurrentScans?: number;
   development?: boolean;
   trustProxy?: boolean | number | string;
+  /** The trusted CDN header naming the visitor's country (COUNTRY_HEADER), for `enableOnlyInEu`. */
+  countryHeader?: string;
   /** Consent records one address may send a minute (default: the service's 60). */
   consentsPerMinutePerAddress?: number;
+  /** Script reports one address may send a minute (default: no limit to speak of). */
+  scriptReportsPerMinutePerAddress?: number;
   /** Banner loads that miss the memory, per address a minute (default: no limit to speak of). */
   bannerMissesPerMinutePerAddress?: number;
   /** How often banner loads are written (default 2 s). */
@@ -89,6 +93,8 @@ export type TestServiceOptions = {
    * does); `compileSelections(service.services, on)` switches it later, between requests.
    */
   compiledSelections?: boolean;
+  /** TCF_CMP_ID / TCF_CMP_VERSION, and whether the service acts as in production (NODE_ENV=production) about them. */
+  tcfCmp?: { id?: number; version?: number; production?: boolean };
 };
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -119,12 +125,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     displayCountFlushMs: options.displayCountFlushMs,
     displayCountClock: options.displayCountClock,
     trustProxy: options.trustProxy,
+    countryHeader: options.countryHeader,
     scanner,
     maxConcurrentScans: options.maxConcurrentScans ?? 2,
     scanJobs: scanning.scanJobs,
     complianceScans: scanning.complianceScans,
     adminApiKey: ADMIN_KEY,
     publicBaseUrl,
+    tcfCmp: options.tcfCmp,
     observeScan: metrics.scan,
   });
   if (options.compiledSelections === false) compileSelections(services, false);
@@ -153,6 +161,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       trustProxy: options.trustProxy,
       consentsPerMinutePerAddress: options.consentsPerMinutePerAddress ?? 1_000_000,
       bannerMissesPerMinutePerAddress: options.bannerMissesPerMinutePerAddress ?? 1_000_000,
+      scriptReportsPerMinutePerAddress: options.scriptReportsPerMinutePerAddress ?? 1_000_000,
     },
   });
   server.on('request', app);

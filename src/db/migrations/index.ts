@@ -22,6 +22,12 @@ import { Migration20261127120000_bucket_deltas } from './Migration20261127120000
 import { Migration20261128034214_compliance_scans } from './Migration20261128034214_compliance_scans.ts';
 import { Migration20261128070000_consent_origin } from './Migration20261128070000_consent_origin.ts';
 import { Migration20261128090000_display_visitors } from './Migration20261128090000_display_visitors.ts';
+import { Migration20261128113000_consent_signal } from './Migration20261128113000_consent_signal.ts';
+import { Migration20261128120000_script_findings } from './Migration20261128120000_script_findings.ts';
+import { Migration20261128133000_consent_manipulation_prevention } from './Migration20261128133000_consent_manipulation_prevention.ts';
+import { Migration20261128150000_tcf_vendor_lists } from './Migration20261128150000_tcf_vendor_lists.ts';
+import { Migration20261128160000_consent_privacy_strings } from './Migration20261128160000_consent_privacy_strings.ts';
+import { Migration20261128140000_us_privacy_model } from './Migration20261128140000_us_privacy_model.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +54,10 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128034214_compliance_scans', class: Migration20261128034214_compliance_scans },
   { name: 'Migration20261128070000_consent_origin', class: Migration20261128070000_consent_origin },
   { name: 'Migration20261128090000_display_visitors', class: Migration20261128090000_display_visitors },
+  { name: 'Migration20261128113000_consent_signal', class: Migration20261128113000_consent_signal },
+  { name: 'Migration20261128120000_script_findings', class: Migration20261128120000_script_findings },
+  { name: 'Migration20261128133000_consent_manipulation_prevention', class: Migration20261128133000_consent_manipulation_prevention },
+  { name: 'Migration20261128140000_us_privacy_model', class: Migration20261128140000_us_privacy_model },
+  { name: 'Migration20261128150000_tcf_vendor_lists', class: Migration20261128150000_tcf_vendor_lists },
+  { name: 'Migration20261128160000_consent_privacy_strings', class: Migration20261128160000_consent_privacy_strings },
 ];

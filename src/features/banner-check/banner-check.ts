@@ -6,6 +6,7 @@ import { missingPlaceholderNames } from '../onboarding/missing-placeholders.ts';
 import { type Theme, type ThemeColor, themeDefaults } from '../themes/theme.contract.ts';
 import { BANNER_WARNING_KINDS, BANNER_WARNING_RULES, type BannerWarning } from './banner-warning.contract.ts';
 import { AA_TEXT_CONTRAST, contrastRatio, parseColour, shownRatio } from './contrast.ts';
+import { countryWarnings } from './country-warnings.ts';
 
 /**
  * The banner check: what a domain's banner, as the banner builds it (src/features/banner/
@@ -73,7 +74,12 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Every warning about the configuration: by kind, then path, then rule. */
 export function bannerWarningsOf(configuration: CheckedConfiguration): BannerWarning[] {
-  const warnings = [...contrastWarnings(configuration.theme), ...nudgingWarnings(configuration), ...placeholderWarnings(configuration)];
+  const warnings = [
+    ...contrastWarnings(configuration.theme),
+    ...nudgingWarnings(configuration),
+    ...placeholderWarnings(configuration),
+    ...countryWarnings(configuration),
+  ];
   return warnings
     .map(complete)
     .sort(

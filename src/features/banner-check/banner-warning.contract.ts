@@ -7,7 +7,7 @@ import { fieldList, responseSchema } from '../../kernel/contract/field-list.ts';
  * service's own, not CCM19's). Read-only: computed on every read, never stored.
  */
 
-export const BANNER_WARNING_KINDS = ['contrast', 'nudging', 'placeholder'] as const;
+export const BANNER_WARNING_KINDS = ['contrast', 'nudging', 'placeholder', 'country'] as const;
 
 /** Each rule of banner-check.ts, with its kind. */
 export const BANNER_WARNING_RULES = {
@@ -17,6 +17,8 @@ export const BANNER_WARNING_RULES = {
   declineStyle: 'nudging',
   pageBlockedWithoutDecline: 'nudging',
   placeholderMissing: 'placeholder',
+  countryOnlyInEu: 'country',
+  countryLanguageMissing: 'country',
 } as const satisfies Record<string, (typeof BANNER_WARNING_KINDS)[number]>;
 export type BannerWarningRule = keyof typeof BANNER_WARNING_RULES;
 
@@ -27,14 +29,15 @@ export const bannerWarningFields = fieldList({
     read: z.enum(BANNER_WARNING_KINDS).meta({
       description:
         'contrast: a text and its background below 4.5:1 (WCAG 2.1 AA); nudging: the first layer makes declining harder than accepting; ' +
-        'placeholder: a {Name} in an active locale that no placeholder fills.',
+        'placeholder: a {Name} in an active locale that no placeholder fills; country: what the domain\'s `country` says of the banner (country-warnings.ts).',
     }),
   },
   rule: {
     read: z.enum(ruleNames).meta({
       description:
         'Which check: textContrast; declineMissing (no decline button beside accept), declineTextMissing (a locale without a decline label), ' +
-        'declineStyle (decline styled otherwise than accept), pageBlockedWithoutDecline; placeholderMissing.',
+        'declineStyle (decline styled otherwise than accept), pageBlockedWithoutDecline; placeholderMissing; ' +
+        'countryOnlyInEu (a site in the EU, EEA, UK or Switzerland asks only visitors from there), countryLanguageMissing (no active locale in the country\'s most spoken language).',
     }),
   },
   path: {

@@ -12,10 +12,30 @@ import {
   type StoredName,
 } from './banner-config.ts';
 import { contentHashOf, legalHashOf, manifestOf } from './configuration-manifest.ts';
+import type { ChunkName } from './runtime-bundle.ts';
+import { withinClientFeatures } from './client-features.ts';
+import { consentSharing } from './consent-sharing.build.ts';
+import { gppPart } from './gpp.build.ts';
+import { buildTcfSettings, type TcfServing } from './tcf-settings.build.ts';
+import { tcfTexts } from './tcf-texts.build.ts';
 import { matchLocale } from './locale-match.ts';
+import { themeModesCss, themeModesOf } from './theme-modes.build.ts';
+import { embeddingPages, quietPages } from './page-rules.build.ts';
 import type { PublishedConfiguration } from './published-configuration.ts';
 import { escapeHtml } from '../../kernel/html.ts';
 import { type Fill, link, linkTarget, placeholderFiller, plainText, safeHtml } from './texts.ts';
+import { absoluteOnSite } from './link-address.build.ts';
+import { moreInformationLink, providerDetailsLink, storagePeriods } from './more-details.build.ts';
+
+/** What the delivery knows of where things are served. */
+export type BannerServing = {
+  chunkUrls: Record<ChunkName, string>;
+  publicBaseUrl: string;
+  /** For a domain whose banner speaks TCF: the CMP its TC strings name and where its vendor list is (tcf-settings.build.ts). */
+  tcf?: TcfServing;
+  /** The service's registered CMP id (TCF_CMP_ID), for every domain: GPP names it too. */
+  cmpId?: number;
+};
 
 /** Where the visitor's choice is kept (cookie or web storage key). */
 export const CONSENT_NAME = 'ccm_consent';
@@ -25,21 +45,31 @@ export { contentRevisionOf, legalRevisionOf } from './configuration-manifest.ts'
 
 /** The banner for one domain; `fixedLocale`: the locale the snippet named (`lang`), if the domain has it active. */
 export function buildBannerConfig(
-  published: PublishedConfiguration,
+  asPublished: PublishedConfiguration,
   fixedLocale: string | null,
   consentRecordUrl: string | null = null,
+  /** Where the banner asks for the visitor's region (`enableOnlyInEu`); null: every visitor is asked. */
+  regionUrl: string | null = null,
+  /** Where the banner reports scripts no embedding knows, when the domain records them (`recordScriptsOnWebsite`). */
+  scriptReportUrl: string | null = null,
+  /** Where the on-demand bundles (TCF, GPP) are, and the service's public address; absent: no bundle is offered (tests of the configuration alone). */
+  serving?: BannerServing,
 ): BannerConfig {
+  // The client's switched-off features are ignored; the hashes are those of what was published.
+  const published = withinClientFeatures(asPublished);
   const { domain, theme } = published;
   const fill = placeholderFiller(new Map(published.placeholders.map((placeholder) => [placeholder.name, placeholder.value])));
-  const { manifest } = manifestOf(published);
-  const legalRevision = legalHashOf(manifest, published.locales);
+  const { manifest } = manifestOf(asPublished);
+  const legalRevision = legalHashOf(manifest, asPublished.locales);
   const buttons = new Set(theme?.widgetButtons ?? ['accept', 'decline', 'cpanel']);
   const categories = categoriesOf(published, fill);
+  const tcfSettings = buildTcfSettings(published, serving);
   return {
     domainId: domain.id,
     legalRevision,
     contentRevision: contentHashOf(manifest),
     consentRecordUrl,
+    scriptReportUrl: domain.recordScriptsOnWebsite ? scriptReportUrl : null,
     // cookieconsent asks again when its stored revision differs; 0 switches that off.
     revision: domain.consentResetOnLegalChange ? Number.parseInt(legalRevision.slice(0, 7), 16) + 1 : 0,
     consent: {
@@ -55,12 +85,14 @@ export function buildBannerConfig(
     locales: published.locales.map((locale) => locale.name),
     // `lang=de` finds `de_DE`, as the page's own `lang` does in the browser.
     fixedLocale: matchLocale(published.locales.map((locale) => locale.name), fixedLocale),
-    texts: Object.fromEntries(published.locales.map((locale) => [locale.name, localeTexts(published, locale, categories, fill)])),
+    texts: Object.fromEntries(
+      published.locales.map((locale) => [locale.name, { ...localeTexts(published, locale, categories, fill), ...(tcfSettings && { tcf: tcfTexts(locale, fill) }) }]),
+    ),
     categories,
     layout: {
       consentModal: modalPlacement(theme?.widgetPosition ?? 'bottom'),
       blockPage: theme?.widgetBlocking ?? false,
-      css: themeCss(theme),
+      css: themeCss(theme, themeModesCss(themeModesOf(theme))),
       logo: theme?.logoEnabled && theme.logoImage ? imageUrl(theme.logoImage) : null,
       settingsIcon: (theme?.settingsIconEnabled ?? true)
         ? {
@@ -69,7 +101,14 @@ export function buildBannerConfig(
           }
         : null,
     },
-    iframes: { block: domain.blockIframes, mode: domain.iframeBlockMode, markers: domain.iframeMarkers },
+    iframes: {
+      block: domain.blockIframes,
+      mode: domain.iframeBlockMode,
+      markers: domain.iframeMarkers,
+      consentSwitch: domain.appendConsentSwitchToIframes,
+      rememberHosts: domain.rememberIframeConsentPerDomain,
+    },
+    quietPages: quietPages(published, fill),
     scripts: {
       blockUnknown: domain.blockNewScripts,
       blockFirstParty: domain.blockFirstPartyScripts,
@@ -80,6 +119,13 @@ export function buildBannerConfig(
     },
     googleConsentMode: published.embeddings.some(usesGoogleConsentMode),
     deleteUnknownCookies: domain.deleteUnknownCookies,
+    ...(domain.deleteUnknownCookies && domain.deleteUnknownCookiesForceReload && { reloadAfterDeletingCookies: true }),
+    sharing: consentSharing(domain),
+    privacySignals: theme?.complyWithDoNotTrack ?? false,
+    regionUrl: theme?.enableOnlyInEu ? regionUrl : null,
+    ...(tcfSettings && { tcf: tcfSettings }),
+    ...gppPart(domain, regionUrl, serving?.chunkUrls.gpp, serving?.cmpId),
+    themeModes: themeModesOf(theme),
   };
 }
 
@@ -125,11 +171,15 @@ function serviceOf(published: PublishedConfiguration, embedding: Embedding, fill
   return {
     id: embedding.id,
     label: Object.fromEntries(published.locales.map((locale) => [locale.name, plainText(fill, inAnyLocale(embedding.translations, locale.name, 'name', embedding.name))])),
+    name: embedding.name,
     scriptLoaderGroup: embedding.scriptLoaderGroup,
     scriptHtmlCode: embedding.scriptHtmlCode,
     scriptMarkers: embedding.scriptMarkers,
     iframeMarkers: embedding.iframeMarkers,
     hideIframesUntilConsent: embedding.hideIframesUntilConsent,
+    ...embeddingPages(embedding),
+    // TCF: the embedding follows its vendor's consent (runtime/tcf/).
+    ...(published.domain.tcfEnabled && typeof embedding.tcfVendor === 'number' && { tcfVendor: embedding.tcfVendor }),
     googleConsentMode: embedding.googleConsentMode,
     cookies: stored('cookie'),
     localStorage: stored('localStorage'),
@@ -145,6 +195,9 @@ function serviceOf(published: PublishedConfiguration, embedding: Embedding, fill
             text: plainText(fill, own.blockedContentText || locale.blockedContentDisclaimer),
             button: plainText(fill, own.blockedContentButtonText || locale.blockedContentConsentButtonText),
             allowAlways: plainText(fill, locale.blockedContentConsentSwitchAllowEmbedding),
+            ...(locale.blockedContentConsentSwitchProviderDetails.trim() && {
+              details: providerDetailsLink(embedding.id, plainText(fill, locale.blockedContentConsentSwitchProviderDetails)),
+            }),
           },
         ];
       }),
@@ -192,8 +245,9 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
       [locale.embeddingPurposeOfDataCollectionLabel, field('purposeOfDataCollection')],
       [locale.embeddingLegalBasisLabel, field('legalBasis')],
       [locale.embeddingPlaceOfProcessingLabel, field('placeOfProcessing')],
+      [locale.embeddingLifetimeLabel, storagePeriods(embedding, locale.name)],
     ];
-    const privacy = linkTarget(fill, field('privacyPolicyUrl'));
+    const privacy = absoluteOnSite(linkTarget(fill, field('privacyPolicyUrl')), domain.url);
     const facts = rows.filter(([, value]) => value.trim() !== '').map(([label, value]) => `<li><strong>${text(label)}:</strong> ${text(value)}</li>`);
     if (privacy) facts.push(`<li>${link(privacy, text(locale.embeddingPrivacyPolicyUrlLabel), true)}</li>`);
     return `<p><strong>${service.label[locale.name]}</strong></p>${facts.length ? `<ul>${facts.join('')}</ul>` : ''}`;
@@ -224,7 +278,7 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
     translation: {
       consentModal: {
         title: text(locale.widgetTitle),
-        description: text(locale.widgetIntroText),
+        description: text(locale.widgetIntroText) + moreInformationLink(text(locale.moreInformationLabel)),
         acceptAllBtn: text(locale.widgetFullConsentButtonText),
         acceptNecessaryBtn: text(locale.widgetDeclineButtonText),
         showPreferencesBtn: text(locale.widgetSettingsButtonText),
@@ -234,7 +288,8 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
       },
       preferencesModal: {
         title: text(locale.categoriesTitle),
-        acceptAllBtn: text(locale.categoriesFullConsentButtonText),
+        // cookieconsent draws the settings' "accept all" only with a label (`settingsAcceptAllButton`).
+        ...((published.theme?.settingsAcceptAllButton ?? true) && { acceptAllBtn: text(locale.categoriesFullConsentButtonText) }),
         acceptNecessaryBtn: text(locale.widgetDeclineButtonText),
         savePreferencesBtn: text(locale.categoriesSaveButtonText),
         closeIconLabel: text(locale.categoriesCancelButtonText),
@@ -254,8 +309,14 @@ function localeTexts(published: PublishedConfiguration, locale: Locale, categori
       },
     },
     settingsButtonLabel: text(locale.changeConsentText),
-    blockedIframe: { text: text(locale.blockedContentDisclaimer), button: text(locale.blockedContentConsentButtonText) },
+    blockedIframe: {
+      text: text(locale.blockedContentDisclaimer),
+      button: text(locale.blockedContentConsentButtonText),
+      always: text(locale.blockedContentConsentSwitchShowExternalContent),
+    },
     cookieDeclaration: cookieDeclaration(published, locale, categories, fill, { assetRows, tableHeaders, purposeName, purposeDescription, serviceDetails }),
+    ...(published.theme?.settingsCheckAndUncheckAllButtons && { checkAll: { on: text(locale.checkAllButtonText), off: text(locale.uncheckAllButtonText) } }),
+    ...(locale.questionMarkButtonText.trim() && { questionMark: text(locale.questionMarkButtonText) }),
   };
 }
 
@@ -320,7 +381,7 @@ const variableOf = (color: string) => `--ccm-${color.replace(/[A-Z]/g, (letter) 
  * from them, the decline button coloured apart (cookieconsent gives it the primary look), then
  * the theme's own CSS, which therefore wins.
  */
-function themeCss(theme: Theme | null): string {
+function themeCss(theme: Theme | null, modesCss: string): string {
   if (!theme) return '';
   const own = THEME_COLORS.map((color) => `${variableOf(color)}:${theme[color]};`).join('');
   const v = (color: (typeof THEME_COLORS)[number]) => `var(${variableOf(color)})`;
@@ -357,6 +418,7 @@ function themeCss(theme: Theme | null): string {
     `border-color:${v('declineButtonBorderColor')};}`;
   // After the libraries' stylesheets, which set their variables on :root too: these win.
   const parts = [`:root{${own}${library}}`, decline];
+  if (modesCss) parts.push(modesCss);
   if (theme.customCss) parts.push(theme.customCss);
   if (theme.customCssForIframeBlocker) parts.push(theme.customCssForIframeBlocker);
   return parts.join('\n');

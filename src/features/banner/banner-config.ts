@@ -35,6 +35,8 @@ export type BannerService = {
   id: string;
   /** What cookieconsent shows beside the switch, per locale name. */
   label: Record<string, string>;
+  /** The embedding's name as entered, plain text (not escaped: never shown, only pushed to Tag Manager's dataLayer). */
+  name?: string;
   /** Matched against CCM19's `data-ccm-loader-group` on `<script type="text/x-ccm-loader">`. Empty: none. */
   scriptLoaderGroup: string;
   /** HTML with scripts the runtime injects into the page after consent to this service (not sanitised: it is the operator's code). */
@@ -53,7 +55,17 @@ export type BannerService = {
   localStorage: StoredName[];
   sessionStorage: StoredName[];
   /** Texts of the placeholder shown for a blocked iframe, per locale name (already escaped). */
-  blockedContent: Record<string, { title: string; text: string; button: string; allowAlways: string }>;
+  /** `details`: the notice's link to the embedding's details in the settings (HTML; more-details.build.ts), absent without a label. */
+  blockedContent: Record<string, { title: string; text: string; button: string; allowAlways: string; details?: string }>;
+  /**
+   * The pages the embedding is limited to (`excludeUrlsMode` `whitelist`: `only`) or kept off
+   * (`excludeFromUrls` otherwise); absent: every page. See runtime/page-rules.ts.
+   */
+  pages?: { only: boolean; urls: string[] };
+  /** Set in the browser, never by the server: the embedding is kept off the page the visitor is on. */
+  offPage?: boolean;
+  /** The embedding's `tcfVendor` (a Global Vendor List id) when the domain uses TCF: accepted iff that vendor is consented. */
+  tcfVendor?: number;
 };
 
 export type BannerCategory = {
@@ -100,9 +112,44 @@ export type BannerLocale = {
   /**
    * Texts of the placeholder for an iframe blocked by the domain's iframe rules alone (no
    * embedding claims it), already escaped. Optional: without it the runtime uses built-in
-   * German or English texts.
+   * German or English texts. `always`: the label of the "always show external content" button
+   * (`appendConsentSwitchToIframes`).
    */
-  blockedIframe?: { text: string; button: string };
+  blockedIframe?: { text: string; button: string; always?: string };
+  /** Labels of the settings' "check all" / "uncheck all" buttons (escaped), when the theme shows them. */
+  checkAll?: { on: string; off: string };
+  /** The accessible name (escaped) of the question-mark button beside each purpose in the settings that opens its details (`questionMarkButtonText`; runtime/details.ts). */
+  questionMark?: string;
+  /** The TCF layers' texts (runtime/tcf/layers.ts), escaped: present only when the domain has TCF (`BannerConfig.tcf`). */
+  tcf?: BannerTcfTexts;
+};
+
+/**
+ * The words of the TCF layers in one locale, escaped plain text (tcf-texts.build.ts). `{count}`,
+ * `{purposes}` and `{days}` are filled in by the runtime; the names and descriptions of purposes,
+ * stacks and features come from the vendor list's translation, not from here.
+ */
+export type BannerTcfTexts = Record<
+  | 'vendorIntro' | 'purposes' | 'specialPurposes' | 'features' | 'specialFeatures' | 'optedIn' | 'partners' | 'nonCookieStorage'
+  | 'specialFeaturesGlobal' | 'stacksIntro' | 'cookieRefresh' | 'storageDisclosure' | 'assetType' | 'assetPurposes'
+  | 'firstLayer' | 'legitimateInterestNote' | 'withdrawNote' | 'showPartners' | 'partnerCount' | 'consent' | 'legitimateInterest'
+  | 'legitimateInterestPurposes' | 'retention' | 'days' | 'dataCategories' | 'cookieDuration' | 'noCookies' | 'privacyPolicy'
+  | 'legitimateInterestClaim' | 'examples',
+  string
+>;
+
+/** Theme settings that add parts to the banner or guard it (theme-modes.build.ts, runtime/theme-modes.ts). */
+export type ThemeModes = {
+  /** `showPurposesInMainWindow`: the purposes with switches in the first layer, a Save button, the settings button as a link. */
+  purposesInFirstLayer: boolean;
+  /** `widgetSwitchType` `checkbox`: checkboxes instead of switches. */
+  checkboxes: boolean;
+  /** `settingsFooter`: the first layer's imprint and privacy links at the foot of the settings too. */
+  settingsFooter: boolean;
+  /** `settingsCheckAndUncheckAllButtons`. */
+  checkAllButtons: boolean;
+  /** `manipulationPrevention`: simulated clicks cannot consent; a banner removed or hidden before a choice comes back. */
+  manipulationPrevention: boolean;
 };
 
 export type BannerConfig = {
@@ -117,6 +164,11 @@ export type BannerConfig = {
    * (src/features/consents/consent.contract.ts). Null: records are not sent.
    */
   consentRecordUrl: string | null;
+  /**
+   * Where the banner reports the addresses of scripts no embedding claims (`POST /script-report`,
+   * src/features/script-findings/), when the domain records them (`recordScriptsOnWebsite`). Null: nothing is sent.
+   */
+  scriptReportUrl: string | null;
   /**
    * cookieconsent's `revision`: derived from `legalRevision` when the domain asks again on legal
    * changes (`consentResetOnLegalChange`), else 0 (a change never asks again).
@@ -162,7 +214,13 @@ export type BannerConfig = {
     /** `whitelist`: only iframes matching `markers` load freely; `blacklist`: iframes matching `markers` are blocked. */
     mode: 'whitelist' | 'blacklist';
     markers: string[];
+    /** Placeholders also offer "always allow" (`appendConsentSwitchToIframes`); otherwise only loading the one iframe. */
+    consentSwitch: boolean;
+    /** Loading an iframe from its placeholder remembers its host: that host's iframes load from then on (`rememberIframeConsentPerDomain`). */
+    rememberHosts: boolean;
   };
+  /** Pages (addresses or site paths) that show no banner: the imprint and privacy policy pages whose `…ShowWidget` is off. */
+  quietPages: string[];
   /**
    * The automatic script blocker (CCM19's developer settings). A script, a script-inserted
    * `<img>` or `<iframe>` is held when a service not accepted claims it by its markers; a
@@ -189,4 +247,116 @@ export type BannerConfig = {
   googleConsentMode: boolean;
   /** The domain removes cookies no embedding declares (`deleteUnknownCookies`). */
   deleteUnknownCookies: boolean;
+  /** The page reloads after a choice of the visitor's that removed such cookies (`deleteUnknownCookiesForceReload`; runtime/unknown-cookies-reload.ts). */
+  reloadAfterDeletingCookies?: boolean;
+  /**
+   * Consent sharing (runtime/consent-sharing.ts): the domains whose subdomains share the consent
+   * cookie (`consentSharingDomains`, hosts in lower case), and whether the consent is also handed
+   * over between them (`consentSharingCrossDomain`). No domains: nothing is shared.
+   */
+  sharing: { domains: string[]; crossDomain: boolean };
+  /**
+   * A browser sending Do Not Track or Global Privacy Control gets "necessary only" without a
+   * banner (the theme's `complyWithDoNotTrack`; runtime/privacy-signals.ts).
+   */
+  privacySignals?: boolean;
+  /**
+   * The theme's `enableOnlyInEu`: where the bootstrap asks whether this visitor is in the region
+   * the banner asks in (region/visitor-region.ts). Outside it, without a choice of their own and
+   * without a privacy signal, the visitor gets every service and no banner. Absent or null: every
+   * visitor is asked.
+   */
+  regionUrl?: string | null;
+  /** Absent: none of the modes, the settings footer shown. */
+  themeModes?: ThemeModes;
+  /** IAB TCF 2.2 (runtime/tcf/): present only when the domain has `tcfEnabled` (and its client `canUseIAB`) and a Global Vendor List is imported. */
+  tcf?: TcfSettings;
+  /** US state privacy laws through GPP (runtime/gpp/): present only when the domain's US visitors get the opt-out model. */
+  gpp?: GppSettings;
+};
+
+/**
+ * What app.js carries of TCF: small, whatever the number of vendors. The vendors' details (names,
+ * purposes, retention, URLs) and the list's texts come from `vendorListUrl` when they are needed.
+ */
+export type TcfSettings = {
+  /** The CMP's IAB-registered id and version (the service's TCF_CMP_ID / TCF_CMP_VERSION). */
+  cmpId: number;
+  cmpVersion: number;
+  /** The Global Vendor List version the domain's vendors and texts come from, and its TCF policy version. */
+  vendorListVersion: number;
+  policyVersion: number;
+  /** The TCF bundle (`/banner/tcf-<hash>.js`), loaded by app.js only for domains with TCF. */
+  chunkUrl: string;
+  /**
+   * The domain's vendor list: the GVL's format v3 (`TcfVendorList`), only the domain's vendors,
+   * with the list's translations for the domain's locales. Immutable: its address changes with its content.
+   */
+  vendorListUrl: string;
+  /** The vendors the banner asks for, ascending: the GVL's valid vendors minus `tcfVendorBlacklist` (and, without `tcfEnableNewVendorsAfterGvlUpdate`, minus those new since the domain's TCF began), plus the embeddings' `tcfVendor`. */
+  vendorIds: number[];
+  /** The special features the banner asks for (`tcfSpecialFeatures`). */
+  specialFeatures: number[];
+  /** The TC string's `publisherCC` (ISO 3166-1 alpha-2, upper case). */
+  publisherCountryCode: string;
+  /** Google's Additional Consent (`tcfGoogleAdditionalConsentMode`): the ATP provider ids asked for; null: off. */
+  additionalConsentProviders: number[] | null;
+  /** `tcfUrlMacroHandling`: `${gdpr}` / `${gdpr_consent}` (and `${addtl_consent}`) in addresses of the page are filled in; `tcfUrlMacroAutoAppend`: …and appended to the addresses of held content that has none. */
+  urlMacros: { fill: boolean; autoAppend: boolean };
+};
+
+/** One stack, purpose or feature of the Global Vendor List, as the list (or its translation) words it. */
+export type TcfListEntry = { id: number; name: string; description: string; illustrations?: string[]; purposes?: number[]; specialFeatures?: number[] };
+
+/** A vendor of the Global Vendor List (format v3), the fields the banner uses. */
+export type TcfVendor = {
+  id: number;
+  name: string;
+  purposes: number[];
+  legIntPurposes: number[];
+  flexiblePurposes: number[];
+  specialPurposes: number[];
+  features: number[];
+  specialFeatures: number[];
+  cookieMaxAgeSeconds?: number | null;
+  usesCookies?: boolean;
+  cookieRefresh?: boolean;
+  usesNonCookieAccess?: boolean;
+  deviceStorageDisclosureUrl?: string | null;
+  urls?: { langId: string; privacy: string; legIntClaim?: string }[];
+  dataRetention?: { stdRetention?: number; purposes?: Record<string, number>; specialPurposes?: Record<string, number> };
+  dataDeclaration?: number[];
+};
+
+type TcfTexts = {
+  purposes: Record<string, TcfListEntry>;
+  specialPurposes: Record<string, TcfListEntry>;
+  features: Record<string, TcfListEntry>;
+  specialFeatures: Record<string, TcfListEntry>;
+  stacks: Record<string, TcfListEntry>;
+  dataCategories: Record<string, TcfListEntry>;
+};
+
+/**
+ * The answer at `TcfSettings.vendorListUrl`: a Global Vendor List (format v3, what
+ * `@iabtechlabtcf/core`'s GVL takes) holding only the domain's vendors, plus `translations`: the
+ * list's texts per locale of the domain (the English list where no translation was imported).
+ */
+export type TcfVendorList = TcfTexts & {
+  gvlSpecificationVersion: 3;
+  vendorListVersion: number;
+  tcfPolicyVersion: number;
+  lastUpdated: string;
+  vendors: Record<string, TcfVendor>;
+  translations: Record<string, TcfTexts>;
+};
+
+/** What app.js carries of GPP (the US National section, usnat). */
+export type GppSettings = {
+  /** The GPP bundle (`/banner/gpp-<hash>.js`), loaded by app.js only for domains that use GPP. */
+  chunkUrl: string;
+  /** The CMP id GPP names (the same as TCF's: TCF_CMP_ID). */
+  cmpId: number;
+  /** Where the visitor's region is asked (`/banner/region`): GPP's section applies only to visitors in the US. */
+  regionUrl: string;
 };

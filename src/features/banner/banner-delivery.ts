@@ -5,20 +5,32 @@ import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import type { AppServices } from '../../kernel/context.ts';
 import { buildBannerConfig } from './banner-config.build.ts';
+import { withinClientFeatures } from './client-features.ts';
+import type { TcfCmp } from '../tcf-vendors/tcf-cmp.ts';
+import { readVendorList } from './tcf-vendor-list.build.ts';
 import type { DisplayCounter } from './display-counter.ts';
 import { type PublishedConfiguration, readPublishedConfiguration } from './published-configuration.ts';
-import { appScript, type BannerBundles, loadBannerBundles } from './runtime-bundle.ts';
+import { appScript, type BannerBundles, CHUNK_NAMES, type ChunkName, loadBannerBundles } from './runtime-bundle.ts';
 
-/** A body ready to send: its bytes, gzipped, and its strong validator. */
-export type Asset = { body: Buffer; gzip: Buffer; etag: string };
+const chunkPath = (name: ChunkName, bundles: BannerBundles) => `/banner/${name}-${bundles.chunks[name].hash}.js`;
+import { REGION_PATH, visitorRegion, type VisitorRegion } from './region/visitor-region.ts';
 
-export const asset = (text: string): Asset => {
+/** A body ready to send: its bytes, gzipped, and its strong validator; `type`: its Content-Type when it is not a script. */
+export type Asset = { body: Buffer; gzip: Buffer; etag: string; type?: string };
+
+export const asset = (text: string, type?: string): Asset => {
   const body = Buffer.from(text);
-  return { body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+  return { body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`, ...(type && { type }) };
 };
 
 /** What `app.js` answers for one domain and locale. */
-export type BannerScript = Asset & { clientId: string; domainId: string; cacheable: boolean };
+export type BannerScript = Asset & {
+  clientId: string;
+  domainId: string;
+  cacheable: boolean;
+  /** The domain honours Do Not Track and GPC: its app.js varies by `Sec-GPC` (sec-gpc.ts). */
+  privacySignals?: boolean;
+};
 
 /** What a switched-off banner (or one with nothing to ask) runs: nothing. */
 const IDLE_SCRIPT =
@@ -33,6 +45,8 @@ type DomainEntry = {
   scripts: Map<string, BannerScript>;
   /** `lang` exactly as asked ('' for none) → the script it resolved to, so a warm load resolves nothing. */
   asked: Map<string, BannerScript>;
+  /** A TCF domain's vendor list (`/banner/vendor-list/<domain>-<hash>.json`), once built; null: the banner has no TCF. */
+  vendorList?: Promise<VendorListAsset | null>;
   /** Bytes held, for the cache's bound. */
   size: number;
   /** When the configuration was read (performance.now()). */
@@ -43,6 +57,8 @@ type DomainEntry = {
    */
   stale: boolean;
 };
+
+type VendorListAsset = { path: string; asset: Asset };
 
 /** A script served from a copy the database could not confirm (it was unreachable): shown with that mark. */
 export type StaleBannerScript = BannerScript & { stale: true };
@@ -60,7 +76,13 @@ export type BannerDelivery = {
   cached(domainId: string, lang: string | null): BannerScript | undefined;
   /** The runtime the scripts load, at its content-hashed path. */
   runtime(): Promise<{ path: string; asset: Asset }>;
+  /** The on-demand bundle at `path` (`/banner/tcf-<hash>.js`, …), if it is the current one. */
+  chunkAt(path: string): Promise<Asset | undefined>;
+  /** A TCF domain's vendor list at `path` (VENDOR_LIST_PATH), if it is the domain's current one. */
+  vendorListAt(path: string): Promise<Asset | undefined>;
   counter: DisplayCounter;
+  /** Whether a visitor is asked at all, for domains that ask only in the EU (`enableOnlyInEu`). */
+  region: VisitorRegion;
   close(): Promise<void>;
 };
 
@@ -82,6 +104,10 @@ export type BannerDeliveryOptions = {
   recording?: (domainId: string) => Promise<void> | undefined;
   counter: DisplayCounter;
   publicBaseUrl: string;
+  /** The CMP the TC strings name (id null: none, and no banner carries TCF); default: none. */
+  tcfCmp?: TcfCmp;
+  /** Default: by the shipped country database, believing no proxy. */
+  region?: VisitorRegion;
   /** Bytes of built banners kept in memory (least recently used go first). */
   maxBytes?: number;
   /**
@@ -96,6 +122,12 @@ export type BannerDeliveryOptions = {
 };
 
 export const RUNTIME_PREFIX = '/banner/runtime-';
+/** The on-demand bundles' paths: `/banner/<name>-<hash>.js`. */
+export const CHUNK_PATH = new RegExp(`^/banner/(?:${CHUNK_NAMES.join('|')})-[0-9a-f]{64}\\.js$`);
+
+/** A TCF domain's vendor list: `/banner/vendor-list/<domain id>-<sha256 of its content>.json` (the id in group 1). */
+export const VENDOR_LIST_PREFIX = '/banner/vendor-list/';
+export const VENDOR_LIST_PATH = /^\/banner\/vendor-list\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-[0-9a-f]{64}\.json$/;
 
 /** Distinct spellings of `lang` remembered per domain: more are resolved on every load (someone is making them up). */
 const MAX_ASKED_SPELLINGS = 16;
@@ -156,6 +188,13 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
   let runtimeAsset: Promise<{ path: string; asset: Asset }> | undefined;
   const runtime = () =>
     (runtimeAsset ??= loadBundles().then((loaded) => ({ path: `${RUNTIME_PREFIX}${loaded.runtimeHash}.js`, asset: asset(loaded.runtime) })));
+  let chunkAssets: Promise<Map<string, Asset>> | undefined;
+  const chunks = () =>
+    (chunkAssets ??= loadBundles().then((loaded) => new Map(CHUNK_NAMES.map((name) => [chunkPath(name, loaded), asset(loaded.chunks[name].text)]))));
+  const chunkUrls = async () => {
+    const loaded = await loadBundles();
+    return Object.fromEntries(CHUNK_NAMES.map((name) => [name, `${options.publicBaseUrl}${chunkPath(name, loaded)}`])) as Record<ChunkName, string>;
+  };
 
   /** Reads the domain's configuration once for everyone asking meanwhile, and keeps it unless a change overlapped. */
   function readEntry(domainId: string): Promise<DomainEntry | null> {
@@ -233,6 +272,30 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     }
   }
 
+  /**
+   * The domain's vendor list, built once per configuration (a statement or two for a list this
+   * process has not parsed yet), if its banner speaks TCF: `tcfEnabled` as the client's switches
+   * let it, a list imported, a CMP id.
+   */
+  function vendorListOf(domainId: string, entry: DomainEntry): Promise<VendorListAsset | null> {
+    if (entry.vendorList) return entry.vendorList;
+    const shown = withinClientFeatures(entry.published);
+    const tcf = shown.tcf;
+    if (!tcf || !shown.domain.tcfEnabled || !options.tcfCmp?.id) return (entry.vendorList = Promise.resolve(null));
+    const built = readVendorList(options.orm.em.fork(), tcf, shown.locales.map((locale) => locale.name)).then((list) => {
+      const text = JSON.stringify(list);
+      const made = { path: `${VENDOR_LIST_PREFIX}${domainId}-${createHash('sha256').update(text).digest('hex')}.json`, asset: asset(text, 'application/json; charset=utf-8') };
+      entry.size += made.asset.body.length + made.asset.gzip.length;
+      if (cache.peek(domainId) === entry) cache.set(domainId, entry);
+      return made;
+    });
+    // A failed read is not kept: the next load tries again.
+    built.catch(() => {
+      if (entry.vendorList === built) entry.vendorList = undefined;
+    });
+    return (entry.vendorList = built);
+  }
+
   /** The script of `entry` in `lang`, built now if it is the first load in that locale. */
   async function scriptOf(domainId: string, entry: DomainEntry, lang: string | null): Promise<BannerScript> {
     const askedKey = lang ?? '';
@@ -243,10 +306,25 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     const locale = wanted && published.locales.some((l) => l.name === wanted) ? wanted : '';
     let script = entry.scripts.get(locale);
     if (!script) {
-      const config = buildBannerConfig(published, locale || null, `${options.publicBaseUrl}/consent`);
-      const idle = !published.domain.frontendWidgetEnabled || config.categories.length === 0;
-      const text = idle ? IDLE_SCRIPT : appScript(await loadBundles(), config, `${options.publicBaseUrl}${(await runtime()).path}`);
-      script = { ...asset(text), clientId: published.clientId, domainId, cacheable: published.domain.frontendWidgetCache };
+      const vendorList = await vendorListOf(domainId, entry);
+      const tcf = vendorList && options.tcfCmp?.id
+        ? { cmpId: options.tcfCmp.id, cmpVersion: options.tcfCmp.version, vendorListUrl: `${options.publicBaseUrl}${vendorList.path}` }
+        : undefined;
+      const config = buildBannerConfig(
+        published,
+        locale || null,
+        `${options.publicBaseUrl}/consent`,
+        `${options.publicBaseUrl}${REGION_PATH}`,
+        // The script-findings feature's intake (SCRIPT_REPORT_PATH; that feature builds on this one).
+        `${options.publicBaseUrl}/script-report`,
+        { chunkUrls: await chunkUrls(), publicBaseUrl: options.publicBaseUrl, ...(tcf && { tcf }), ...(options.tcfCmp?.id && { cmpId: options.tcfCmp.id }) },
+      );
+      // A TCF domain asks for its vendors' purposes even without embeddings.
+      const idle = !published.domain.frontendWidgetEnabled || (config.categories.length === 0 && !config.tcf);
+      // `frontendWidgetMinifyCode` off: readable code, for debugging (CCM19's meaning).
+      const readable = !published.domain.frontendWidgetMinifyCode;
+      const text = idle ? IDLE_SCRIPT : appScript(await loadBundles(), config, `${options.publicBaseUrl}${(await runtime()).path}`, readable);
+      script = { ...asset(text), clientId: published.clientId, domainId, cacheable: published.domain.frontendWidgetCache, privacySignals: !idle && config.privacySignals === true };
       entry.scripts.set(locale, script);
       entry.size += script.body.length + script.gzip.length;
       // Re-set so the cache accounts for the grown entry (only if it is still the current one).
@@ -272,7 +350,18 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
       return script;
     },
     runtime,
+    chunkAt: async (path) => (await chunks()).get(path),
+    async vendorListAt(path) {
+      const domainId = VENDOR_LIST_PATH.exec(path)?.[1];
+      if (!domainId) return undefined;
+      const found = await entryOf(domainId);
+      if (!found) return undefined;
+      const list = await vendorListOf(domainId, found.entry);
+      // An older list's address (the domain's configuration changed since) is gone, like the app.js that named it.
+      return list?.path === path ? list.asset : undefined;
+    },
     counter: options.counter,
+    region: options.region ?? visitorRegion(),
     async close() {
       unsubscribe();
       await options.counter.close();

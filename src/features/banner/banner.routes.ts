@@ -3,7 +3,19 @@ import express from 'express';
 import { isId } from '../../kernel/ids.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { problem, PROBLEM_TYPE } from '../../kernel/problem.ts';
-import { type Asset, type BannerDelivery, type BannerScript, RUNTIME_PREFIX, type StaleBannerScript } from './banner-delivery.ts';
+import {
+  type Asset,
+  type BannerDelivery,
+  type BannerScript,
+  CHUNK_PATH,
+  RUNTIME_PREFIX,
+  type StaleBannerScript,
+  VENDOR_LIST_PATH,
+  VENDOR_LIST_PREFIX,
+} from './banner-delivery.ts';
+import { CHUNK_NAMES } from './runtime-bundle.ts';
+import { REGION_PATH } from './region/visitor-region.ts';
+import { forSecGpc, VARY_WITH_GPC } from './sec-gpc.ts';
 
 /** CDN-friendly: browsers and caches keep a banner a minute, then may serve it while they check it again for a day. */
 const BANNER_CACHE = 'public, max-age=60, stale-while-revalidate=86400, stale-if-error=86400';
@@ -24,11 +36,11 @@ function matches(known: string | undefined, etag: string): boolean {
  * gzipped when the browser takes it; 304 when the browser's copy is current. The headers go as
  * one literal list to writeHead, which spares the per-header work of setHeader on the hot path.
  */
-function sendScript(req: IncomingMessage, res: ServerResponse, asset: Asset, cacheControl: string, stale = false): void {
+function sendScript(req: IncomingMessage, res: ServerResponse, asset: Asset, cacheControl: string, stale = false, vary = 'Accept-Encoding'): void {
   const extra = stale ? STALE_MARK : NONE;
   if (matches(req.headers['if-none-match'], asset.etag)) {
     res.writeHead(304, [
-      'Content-Type', 'text/javascript; charset=utf-8', 'Vary', 'Accept-Encoding', 'Access-Control-Allow-Origin', '*',
+      'Content-Type', asset.type ?? 'text/javascript; charset=utf-8', 'Vary', vary, 'Access-Control-Allow-Origin', '*',
       'Cross-Origin-Resource-Policy', 'cross-origin', 'X-Content-Type-Options', 'nosniff',
       'Cache-Control', cacheControl, 'ETag', asset.etag, ...extra,
     ]);
@@ -38,7 +50,7 @@ function sendScript(req: IncomingMessage, res: ServerResponse, asset: Asset, cac
   const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
   const body = gzip ? asset.gzip : asset.body;
   res.writeHead(200, [
-    'Content-Type', 'text/javascript; charset=utf-8', 'Vary', 'Accept-Encoding', 'Access-Control-Allow-Origin', '*',
+    'Content-Type', asset.type ?? 'text/javascript; charset=utf-8', 'Vary', vary, 'Access-Control-Allow-Origin', '*',
     'Cross-Origin-Resource-Policy', 'cross-origin', 'X-Content-Type-Options', 'nosniff',
     'Cache-Control', cacheControl, 'ETag', asset.etag, 'Content-Length', body.length, ...(gzip ? GZIP : NONE), ...extra,
   ]);
@@ -51,14 +63,16 @@ const GZIP: readonly string[] = ['Content-Encoding', 'gzip'];
 /** How a banner is sent: cacheable as the domain says, or not at all when it is a copy the database could not confirm. */
 function sendBanner(req: IncomingMessage, res: ServerResponse, script: BannerScript | StaleBannerScript): void {
   if ('stale' in script) return sendScript(req, res, script, BANNER_NO_CACHE, true);
-  sendScript(req, res, script, script.cacheable ? BANNER_CACHE : BANNER_NO_CACHE);
+  const cacheControl = script.cacheable ? BANNER_CACHE : BANNER_NO_CACHE;
+  if (script.privacySignals) return sendScript(req, res, forSecGpc(req, script), cacheControl, false, VARY_WITH_GPC);
+  sendScript(req, res, script, cacheControl);
 }
 
 /** Says that the banner is the last one built, served while the database cannot be read. */
 const STALE_MARK = ['X-Banner-Stale', 'database unreachable; the last built banner'];
 
 /** Where every path bannerRouter answers starts (ignoring case, as its routes match). */
-export const BANNER_PATH_PREFIXES: readonly string[] = ['/app.js', RUNTIME_PREFIX];
+export const BANNER_PATH_PREFIXES: readonly string[] = ['/app.js', RUNTIME_PREFIX, REGION_PATH, ...CHUNK_NAMES.map((name) => `/banner/${name}-`), VENDOR_LIST_PREFIX];
 
 /**
  * The public side of the service: the script the snippet loads (`/app.js?domain=…[&lang=…]`)
@@ -83,8 +97,21 @@ export function bannerRouter(delivery: BannerDelivery, rateLimit: express.Reques
     if (req.path !== runtime.path) throw notFound(req.path);
     sendScript(req, res, runtime.asset, IMMUTABLE);
   });
+  router.get(REGION_PATH, (req, res) => delivery.region.send(req, res));
+  router.get(`${VENDOR_LIST_PREFIX}:file`, async (req, res) => {
+    // An older list of the domain (its configuration changed since) is gone, like the app.js that named it.
+    const list = await delivery.vendorListAt(req.path.toLowerCase());
+    if (!list) throw notFound(req.path);
+    sendScript(req, res, list, IMMUTABLE);
+  });
+  router.get('/banner/:file', async (req, res) => {
+    // An older bundle (or none of that name) is gone: the app.js that named it has been replaced too.
+    const chunk = await delivery.chunkAt(req.path);
+    if (!chunk) throw notFound(req.path);
+    sendScript(req, res, chunk, IMMUTABLE);
+  });
   // Public addresses that only serve: anything but GET and HEAD is refused as such, not as unauthenticated.
-  router.all(['/app.js', `${RUNTIME_PREFIX}:file`], (req, res) => {
+  router.all(['/app.js', `${RUNTIME_PREFIX}:file`, REGION_PATH, '/banner/:file', `${VENDOR_LIST_PREFIX}:file`], (req, res) => {
     res.setHeader('Allow', 'GET, HEAD');
     res.status(405).type(PROBLEM_TYPE).send(JSON.stringify(problem(405, `${req.method} is not allowed here; use GET`)));
   });
@@ -160,6 +187,32 @@ export function bannerFastPath(
       if (!isId(query.domain)) return void fallback(req, res);
       delivery.script(query.domain, query.lang).then(
         (script) => (script ? sendBannerOf(req, res, started, script) : fallback(req, res)),
+        () => fallback(req, res),
+      );
+      return;
+    }
+    if (url === REGION_PATH || url.startsWith(`${REGION_PATH}?`)) {
+      delivery.region.send(req, res);
+      return served(req.method!, REGION_PATH, 200, (performance.now() - started) / 1000);
+    }
+    if (CHUNK_PATH.test(url)) {
+      delivery.chunkAt(url).then(
+        (chunk) => {
+          if (!chunk) return void fallback(req, res);
+          sendScript(req, res, chunk, IMMUTABLE);
+          served(req.method!, '/banner/:chunk-:hash.js', res.statusCode, (performance.now() - started) / 1000);
+        },
+        () => fallback(req, res),
+      );
+      return;
+    }
+    if (VENDOR_LIST_PATH.test(url)) {
+      delivery.vendorListAt(url).then(
+        (list) => {
+          if (!list) return void fallback(req, res);
+          sendScript(req, res, list, IMMUTABLE);
+          served(req.method!, `${VENDOR_LIST_PREFIX}:domain-:hash.json`, res.statusCode, (performance.now() - started) / 1000);
+        },
         () => fallback(req, res),
       );
       return;

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Embedding } from '../embeddings/embedding.contract.ts';
 import type { Locale } from '../locales/locale.contract.ts';
 import type { PublishedConfiguration } from './published-configuration.ts';
+import { legalDetailsOf } from './legal-details.ts';
+import type { PublishedTcf } from '../tcf-vendors/published-tcf.ts';
 
 /**
  * A published configuration as a tree of hashes (a Merkle tree of one level): each part — the
@@ -36,6 +38,8 @@ export type Manifest = {
   placeholders: string;
   theme: string | null;
   locales: string[];
+  /** A TCF domain's TCF part (published-tcf.ts): its hash, and the hash of what is legally relevant in it. Absent: no TCF. */
+  tcf?: [part: string, legal: string];
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -45,8 +49,9 @@ export const partHash = (text: string): string => sha256(text).slice(0, 32);
 
 /**
  * What a consent to an embedding is given to: the service, its purpose and vendor, what it
- * stores, where its privacy policy is and the script code it runs once consented to. Wording is
- * not in it, so rewording never asks again.
+ * stores, where its privacy policy is and the script code it runs once consented to, and what
+ * CCM19 shows as its legal information (`EMBEDDING_LEGAL_FIELDS`, also per translation). The
+ * banner's wording and colours are not in it, so rewording them never asks again.
  */
 export const embeddingLegalHash = (embedding: Embedding): string =>
   sha256(
@@ -61,8 +66,22 @@ export const embeddingLegalHash = (embedding: Embedding): string =>
       // Only when there is some: an embedding without code keeps the hash it had before code counted,
       // so that counting it asks no visitor of such a site again.
       ...(embedding.scriptHtmlCode === '' ? {} : { scriptHtmlCode: embedding.scriptHtmlCode }),
+      ...legalDetailsOf(embedding),
     }),
   );
+
+/**
+ * What a consent under TCF is given to: the domain's vendors with the purposes, legitimate
+ * interests, special purposes, features and special features each declares, under the TCF policy
+ * version. Not the list's version: a new list that changes nothing for the domain asks no visitor again.
+ */
+export const tcfLegalHash = (tcf: PublishedTcf): string => sha256(JSON.stringify({ policyVersion: tcf.policyVersion, vendors: tcf.vendors }));
+
+/** The manifest's reference to a TCF part, and the part. */
+export const tcfEntryOf = (tcf: PublishedTcf): { ref: [string, string]; part: Part } => {
+  const part = partOf(tcf);
+  return { ref: [part.hash, tcfLegalHash(tcf)], part };
+};
 
 /**
  * A part: its hash and its JSON text as stored. With `base`, the text stored is a bucket's change
@@ -214,13 +233,18 @@ export function manifestOf(published: PublishedConfiguration): { manifest: Manif
     theme: published.theme === null ? null : put(published.theme),
     locales: published.locales.map(put),
   };
+  if (published.tcf) {
+    const { ref, part } = tcfEntryOf(published.tcf);
+    parts.push(part);
+    manifest.tcf = ref;
+  }
   return { manifest, parts };
 }
 
 /** The hash of everything published (what consent records name as the revision shown). */
 export const contentHashOf = (manifest: Manifest): string => sha256(JSON.stringify(manifest));
 
-/** The hash of what is legally relevant: every embedding's, and the site's privacy-policy address per locale. */
+/** The hash of what is legally relevant: every embedding's, the site's privacy-policy address per locale, and a TCF domain's vendors. */
 export const legalHashOf = (manifest: Manifest, locales: readonly Pick<Locale, 'name' | 'privacyPolicyUrl'>[]): string =>
   sha256(
     JSON.stringify({
@@ -229,6 +253,8 @@ export const legalHashOf = (manifest: Manifest, locales: readonly Pick<Locale, '
           ? manifest.embeddings.inline.map(([, , legal]) => legal)
           : manifest.embeddings.buckets.map((bucket) => bucket?.[1] ?? null),
       privacyPolicies: locales.map((locale) => [locale.name, locale.privacyPolicyUrl]),
+      // Only for TCF domains: the legal hash of every other domain stays as it was.
+      ...(manifest.tcf ? { tcf: manifest.tcf[1] } : {}),
     }),
   );
 

@@ -45,6 +45,11 @@ type Sighting = { day: number; clientId: string; domainId: string; network: stri
 /** What is written: the visitor as a hash under the day's shared salt. */
 type Row = { day: string; client_id: string; domain_id: string; visitor: string };
 
+/** The last banner a connection was counted for, kept on its socket. */
+type CountedConnection = { day: number; domainId: string };
+const COUNTED = Symbol('banner load counted');
+type CountedSocket = IncomingMessage['socket'] & { [COUNTED]?: CountedConnection };
+
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 export function createDisplayCounter(
@@ -52,6 +57,7 @@ export function createDisplayCounter(
   { flushEveryMs = 2_000, onError = () => {}, trustProxy = false, now = Date.now }: DisplayCounterOptions = {},
 ): DisplayCounter {
   const addressOf = requestAddress(trustProxy);
+  const oneVisitorPerConnection = trustProxy === false || trustProxy === 0;
   const seen = createSeenVisitors({ now, max: MAX_SIGHTINGS });
   const salts = new Map<string, Buffer>();
   let sightings: Sighting[] = [];
@@ -133,6 +139,15 @@ export function createDisplayCounter(
 
   return {
     count(clientId, domainId, request) {
+      // A kept-alive connection is one visitor when no proxy speaks for others over it: its
+      // repeated loads of one banner on one day are known without reading the address again.
+      if (oneVisitorPerConnection) {
+        const today = Math.floor(now() / DAY_MS);
+        const last = ((request.socket as CountedSocket)[COUNTED] ??= { day: -1, domainId: '' });
+        if (last.day === today && last.domainId === domainId) return;
+        last.day = today;
+        last.domainId = domainId;
+      }
       const network = visitorNetwork(addressOf(request));
       const day = seen.firstToday(domainId, network);
       if (day !== undefined && sightings.length < MAX_SIGHTINGS) sightings.push({ day, clientId, domainId, network });

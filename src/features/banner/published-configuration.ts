@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { AppServices, RequestContext } from '../../kernel/context.ts';
+import type { ClientFeature } from '../clients/client.contract.ts';
 import type { Domain } from '../domains/domain.contract.ts';
 import { domainLoader } from '../domains/domain.reads.ts';
 import { toDomain } from '../domains/domain.view.ts';
@@ -10,6 +11,7 @@ import type { Locale } from '../locales/locale.contract.ts';
 import { localesOfDomainLoader } from '../locales/locale.reads.ts';
 import { toLocale } from '../locales/locale.view.ts';
 import type { Placeholder } from '../placeholders/placeholder.contract.ts';
+import { type PublishedTcf, readPublishedTcf } from '../tcf-vendors/published-tcf.ts';
 import { placeholdersOfDomainLoader } from '../placeholders/placeholder.reads.ts';
 import { toPlaceholder } from '../placeholders/placeholder.view.ts';
 import type { Theme } from '../themes/theme.contract.ts';
@@ -30,6 +32,13 @@ export type PublishedConfiguration = {
   theme: Theme | null;
   /** In the order of the domain's `locales` (the first is the fallback). */
   locales: Locale[];
+  /**
+   * IAB TCF (tcf-vendors/published-tcf.ts): the Global Vendor List version and the domain's vendors
+   * with what they declare; only for a domain with `tcfEnabled`, once a list has been imported.
+   */
+  tcf?: PublishedTcf;
+  /** The client's feature switches where one is off (not in revisions: the banner reads them beside; client-features.ts). */
+  clientFeatures?: Partial<Record<ClientFeature, boolean>>;
 };
 
 /** The published configuration of a domain, or null if there is no such domain: five statements, sent together. */
@@ -49,7 +58,7 @@ export async function readPublishedConfigurationWith(
   const ctx = readContext(em, services);
   const [rest, embeddings] = await Promise.all([readPublishedRest(ctx, domainId), embeddingsOfDomainLoader(ctx).load(domainId)]);
   if (!rest || !embeddings) return null;
-  const { clientId, domain, placeholders, theme, locales } = rest;
+  const { clientId, domain, placeholders, theme, locales, tcf } = rest;
   return {
     clientId,
     domain,
@@ -57,6 +66,7 @@ export async function readPublishedConfigurationWith(
     placeholders,
     theme,
     locales,
+    ...(tcf ? { tcf } : {}),
   };
 }
 
@@ -70,8 +80,9 @@ export const readContext = (em: EntityManager, services: AppServices): RequestCo
 });
 
 /**
- * Everything published but the embeddings (four statements, sent together): what a revision
- * reads again after every write, the embeddings only where they changed.
+ * Everything published but the embeddings (four statements, sent together; a TCF domain's TCF
+ * part one more after them): what a revision reads again after every write, the embeddings only
+ * where they changed.
  */
 export async function readPublishedRest(
   ctx: RequestContext,
@@ -87,6 +98,7 @@ export async function readPublishedRest(
   const theme = themes.items.find((row) => row.isDefault) ?? themes.items[0];
   const settings = toDomain(domain);
   const byName = new Map(locales.items.filter((row) => row.active).map((row) => [row.name, row]));
+  const tcf = settings.tcfEnabled ? await readPublishedTcf(ctx.em, domainId, settings) : undefined;
   return {
     clientId: domain.clientId,
     domain: settings,
@@ -96,5 +108,6 @@ export async function readPublishedRest(
       const row = byName.get(name);
       return row ? [toLocale(row)] : [];
     }),
+    ...(tcf ? { tcf } : {}),
   };
 }

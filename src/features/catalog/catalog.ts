@@ -48,7 +48,8 @@ export type CatalogEntry = {
   privacyPolicyUrl: string;
   translations: Record<string, { name: string; description: string }>;
   cookies: CatalogCookie[];
-  signals: { scripts: string[]; iframes: string[]; resources: string[] };
+  /** `beacons`: where the service sends its hits (see Preset), only when it says. */
+  signals: { scripts: string[]; iframes: string[]; resources: string[]; beacons?: string[] };
   /** Domains the service declares as its own besides its signal hosts (imported: the file's Domain column). */
   domains: string[];
   /** The Google Consent Mode types the service reads (see Preset); none for imported services, whose files do not say. */
@@ -85,7 +86,8 @@ export const isBlockable = (signals: CatalogEntry['signals']): boolean =>
   signals.scripts.length > 0 || signals.iframes.length > 0 || signals.resources.length === 0;
 
 const fromPreset = (preset: Preset): CatalogEntry => {
-  const signals = { scripts: preset.signals.scripts, iframes: preset.signals.iframes, resources: preset.signals.resources ?? [] };
+  const { scripts, iframes, resources = [], beacons } = preset.signals;
+  const signals = { scripts, iframes, resources, ...(beacons ? { beacons } : {}) };
   return {
     ...preset,
     cookies: preset.cookies.map((cookie) => ({ ...cookie })),
@@ -118,6 +120,19 @@ export function registrableDomain(value: string): string | null {
 
 /** The host of a URL signal (`connect.facebook.net/signals/` → `connect.facebook.net`). */
 const hostOfSignal = (signal: string) => signal.split('/')[0]!;
+
+/**
+ * Whether a `host/path` signal matches a URL's host (or a subdomain of it) and path: a path that
+ * starts with the signal's, or with `wholeSegments` one that is it or goes on after a `/`.
+ */
+function signalMatches(signal: string, hostname: string, pathname: string, wholeSegments = false): boolean {
+  const slash = signal.indexOf('/');
+  const host = slash === -1 ? signal : signal.slice(0, slash);
+  const path = slash === -1 ? '' : signal.slice(slash);
+  if (hostname !== host && !hostname.endsWith(`.${host}`)) return false;
+  if (!wholeSegments || path === '' || pathname === path) return pathname.startsWith(path);
+  return pathname.startsWith(path.endsWith('/') ? path : `${path}/`);
+}
 
 type Indexed = { entry: CatalogEntry; cookie: CatalogCookie; pattern: RegExp | null; fixed: number };
 
@@ -193,6 +208,18 @@ export class Catalog {
 
   byId(id: number): CatalogEntry | undefined {
     return this.#byId.get(id);
+  }
+
+  /**
+   * Whether a cookie domain, host or origin is the service's own: on the registrable domain of one
+   * of its signal hosts or declared domains. Undefined for a service that names no host at all (an
+   * imported row without a Domain): nothing can be said of it.
+   */
+  isOwnDomain(entry: CatalogEntry, domain: string): boolean | undefined {
+    const { scripts, iframes, resources } = entry.signals;
+    if (scripts.length + iframes.length + resources.length + entry.domains.length === 0) return undefined;
+    const registrable = registrableDomain(domain);
+    return registrable !== null && (this.#byDomain.get(registrable) ?? []).includes(entry);
   }
 
   /**
@@ -304,13 +331,19 @@ export class Catalog {
   matchUrl(url: string, kind: UrlKind): CatalogEntry[] {
     if (!URL.canParse(url)) return [];
     const { hostname, pathname } = new URL(url);
+    return this.entries.filter((entry) => entry.signals[kind].some((signal) => signalMatches(signal, hostname, pathname)));
+  }
+
+  /**
+   * The services whose beacon signals match a URL: `host/path` by host (or a subdomain) and a path
+   * that is the URL's or starts a segment of it (`facebook.com/tr` matches `/tr/` and `/tr`, not
+   * `/track`); a path alone on any host whose path ends with it (`/matomo.php`).
+   */
+  matchBeacon(url: string): CatalogEntry[] {
+    if (!URL.canParse(url)) return [];
+    const { hostname, pathname } = new URL(url);
     return this.entries.filter((entry) =>
-      entry.signals[kind].some((signal) => {
-        const slash = signal.indexOf('/');
-        const host = slash === -1 ? signal : signal.slice(0, slash);
-        const path = slash === -1 ? '' : signal.slice(slash);
-        return (hostname === host || hostname.endsWith(`.${host}`)) && pathname.startsWith(path);
-      }),
+      (entry.signals.beacons ?? []).some((signal) => (signal.startsWith('/') ? pathname.endsWith(signal) : signalMatches(signal, hostname, pathname, true))),
     );
   }
 

@@ -24,6 +24,13 @@ const texts = z.strictObject({
  */
 const URL_SIGNAL_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?:\/[^\s]*)?$/;
 
+/**
+ * Where a service sends its hits: a URL signal as above (`facebook.com/tr`), whose path must be the
+ * URL's path or start a segment of it, or a path alone (`/matomo.php`) for a service each site
+ * hosts itself, which matches a URL on any host whose path ends so.
+ */
+const BEACON_SIGNAL_PATTERN = /^(?:(?:[a-z0-9-]+\.)+[a-z]{2,})?\/[^\s]*$|^(?:[a-z0-9-]+\.)+[a-z]{2,}$/;
+
 /** A host name such as `facebook.com` or `m.stripe.com`. */
 const HOST_PATTERN = /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/;
 
@@ -80,6 +87,12 @@ export const presetSchema = z.strictObject({
     iframes: z.array(z.string().regex(URL_SIGNAL_PATTERN)),
     /** Stylesheet and font sources that reveal the service (web fonts, CDNs); none when absent. */
     resources: z.array(z.string().regex(URL_SIGNAL_PATTERN)).optional(),
+    /**
+     * Tracking endpoints the service's code sends its hits to (GA4's `/g/collect`, Meta Pixel's
+     * `/tr`); a scan marks requests to them as the service's beacons. Not markers: the banner holds
+     * the script that sends them.
+     */
+    beacons: z.array(z.string().regex(BEACON_SIGNAL_PATTERN)).optional(),
   }),
   /**
    * Domains the service sets cookies on besides those of its signal hosts (Meta Pixel loads from

@@ -44,19 +44,49 @@ export type CodeFeature = keyof typeof CODE_FEATURES;
 
 const isCodeFeature = (name: ClientFeature): name is CodeFeature => Object.hasOwn(CODE_FEATURES, name);
 
-/** What a switch that was never set is: the code switches on, every other off. */
-export const FEATURE_DEFAULTS = Object.fromEntries(CLIENT_FEATURES.map((name) => [name, isCodeFeature(name)])) as Record<ClientFeature, boolean>;
+/**
+ * What the other switches govern (feature-gates.ts): while one is off, a client key's write that
+ * would use it is refused (403 naming the switch) and the banner ignores the setting.
+ */
+export const GATED_FEATURES = {
+  canUseOwnLogo: "a theme's own logo (`logoEnabled`, `logoImage`); off: the banner shows no logo",
+  canUseIframes:
+    "the iframe blocker's options (a domain's `blockIframes`, `iframeBlockMode`, `iframeMarkers`, `rememberIframeConsentPerDomain`, `appendConsentSwitchToIframes`); off: the banner holds every iframe from elsewhere until consent, without those options",
+  canUseConsentSharing: "a domain's consent sharing (`consentSharingDomains`, `consentSharingCrossDomain`); off: the banner shares no consent",
+  canUseIAB: "IAB TCF (a domain's `tcfEnabled`); off: the banner does not speak TCF",
+  moreThan2Lang: "more than two languages (a domain's `locales`); off: the banner offers the domain's first two",
+} as const satisfies Partial<Record<ClientFeature, string>>;
+
+/** The switches CCM19 has for parts of its product this service does not have: kept and sent back, governing nothing. */
+const UNUSED_FEATURES: Partial<Record<ClientFeature, string>> = {
+  canUseABTests: "CCM19's A/B tests of themes",
+  canUseAnalytics: "CCM19's extended statistics",
+  canUseDomAPI: "CCM19's DOM API",
+  canUseMultiDom: "CCM19's multi-domain management",
+  canUseUserGroupRights: "CCM19's user groups and their rights",
+};
+
+/** Every switch is on until set to false: CCM19 makes new clients with access to everything. */
+export const FEATURE_DEFAULTS = Object.fromEntries(CLIENT_FEATURES.map((name) => [name, true])) as Record<ClientFeature, boolean>;
+
+const ADMINISTERED = "Default true; only the administrator changes it, and the administrator's writes ignore it.";
 
 const featureSwitch = (name: ClientFeature) =>
   z.boolean().meta({
     description: isCodeFeature(name)
-      ? `Whether the client's own keys may set ${CODE_FEATURES[name]}: code that runs on every visitor's page (code injection by design). Default true; only the administrator changes it, and the administrator's writes ignore it.`
-      : `The client may use ${name.replace(/^canUse/, '')}. Default false.`,
+      ? `Whether the client's own keys may set ${CODE_FEATURES[name]}: code that runs on every visitor's page (code injection by design). ${ADMINISTERED}`
+      : Object.hasOwn(GATED_FEATURES, name)
+        ? `Whether the client may use ${GATED_FEATURES[name as keyof typeof GATED_FEATURES]}. ${ADMINISTERED}`
+        : `Whether the client may use ${UNUSED_FEATURES[name]}; this service has no such part, so the switch is only kept. Default true.`,
   });
 /** Every switch, as responses send them. */
 const clientFeaturesRead = z
   .strictObject(Object.fromEntries(CLIENT_FEATURES.map((name) => [name, featureSwitch(name)])) as Record<ClientFeature, z.ZodBoolean>)
-  .meta({ id: 'ClientFeatures', description: `What the client may use; each switch defaults to false but ${Object.keys(CODE_FEATURES).join(', ')}, which default to true.` });
+  .meta({
+    id: 'ClientFeatures',
+    description:
+      "What the client may use, as CCM19 names it; every switch defaults to true (CCM19 makes new clients with access to everything). While a switch is off, a client key's write that would use what it governs is answered 403 naming the switch (sending back the value an object already has is no change), and the banner ignores those settings.",
+  });
 /** Some of the switches: a write changes only those it sends. */
 const clientFeaturesWrite = clientFeaturesRead
   .partial()
@@ -115,7 +145,13 @@ export const clientFields = fieldList({
   ),
   widgetDisplayMaxCount: { write: quota('How many banner loads a month the client may have;'), default: 0 },
   autoCreateDomains: {
-    write: z.boolean().meta({ description: 'Whether domains the banner is loaded on are created for the client by themselves. Default false.' }),
+    write: z.boolean().meta({
+      description:
+        "Whether the client's key-less snippet works: the onboarding's snippet with `client={clientId}` in place of `domain={domainId}` in app.js's address: it loads the banner of the client's domain with the page's host (from the browser's Referer, else Origin), " +
+        "and creates that domain (the page's scheme and host, path `/`, default settings) when the client has none. CCM19 warns of by-catch; so that key-less loads cannot make rows without end, a domain is created only " +
+        'for a load by a page\'s script (not a page opened or framed at that address: `Sec-Fetch-Dest`) from a public host name (no IP address, no special-use or single-label name, not a translator, cache, archive or proxy host, not this service), ' +
+        'within `domainMaxCount` and never beyond 100 domains, at most 10 an hour per client; refused loads answer 4xx and create nothing. Only the administrator may change it. Default false.',
+    }),
     default: false,
   },
   features: { write: clientFeaturesWrite, read: clientFeaturesRead },
@@ -137,13 +173,23 @@ export const clientUpdate = updateSchema(clientFields).meta({ id: 'ClientUpdate'
 /** A client as the service sends it: every field but the password, defaults filled in. */
 export const clientResponse = responseSchema(clientFields).meta({ id: 'Client' });
 
+/** One domain's banner loads this month in "read all clients". */
+const domainCallCount = z
+  .strictObject({
+    domName: z.string().meta({ description: 'The domain name (without its path).' }),
+    count: z.int().min(0).meta({ description: 'Banner loads of the domain this calendar month (UTC).' }),
+  })
+  .meta({ id: 'DomainCallCount' });
+export type DomainCallCount = z.output<typeof domainCallCount>;
+
 /** A client in the answer of "read all clients": with its banner loads this month per domain. */
 export const clientListItem = clientResponse
   .extend({
     actualCallCount: z.int().min(0).meta({ description: 'Banner loads of all its domains this calendar month (0 until the service counts them).' }),
-    domainCountData: z
-      .array(z.tuple([z.string(), z.int().min(0)]))
-      .meta({ description: 'Per domain: [domain name, banner loads this calendar month] (counts 0 until the service counts them).' }),
+    domainCountData: z.array(domainCallCount).meta({
+      description:
+        "Per domain of the client, ordered by name: an object `{ domName, count }` — the domain's name and its banner loads this calendar month (UTC), the entries of CCM19's `Array<domainName, callCount>`, with the keys `domName` and `count` that CCM19 documents for its statistics answer (`client_all`), so a PHP client reads `$entry['domName']` and `$entry['count']`. An empty list for a client without domains.",
+    }),
   })
   .meta({ id: 'ClientListItem' });
 

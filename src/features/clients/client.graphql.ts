@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
   clientBySearchTerm: t.field({
     type: ClientType,
     description:
-      "The client whose username, or else e-mail address, is exactly `searchTerm` (REST's clientgetid); NOT_FOUND when none is. A client key finds only its own client.",
+      "The client whose username is exactly `searchTerm`, or else whose e-mail address is `searchTerm` in any case (REST's clientgetid); NOT_FOUND when none is. A client key finds only its own client.",
     args: { searchTerm: t.arg.string({ required: true }) },
     resolve: (_, { searchTerm }, ctx) => findClient(ctx, searchTerm),
   }),

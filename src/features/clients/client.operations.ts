@@ -1,4 +1,5 @@
 import bcrypt from 'bcryptjs';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type Client,
   type ClientCreate,
@@ -6,6 +7,7 @@ import {
   type ClientFeature,
   FEATURE_DEFAULTS,
   type ClientListItem,
+  type DomainCallCount,
   type ClientUpdate,
 } from './client.contract.ts';
 import { isAdmin, type RequestContext, forgetRequestReads } from '../../kernel/context.ts';
@@ -49,9 +51,9 @@ export async function listClients(ctx: RequestContext): Promise<ClientListItem[]
      from "domain" d${own ? ' where d."client_id" = ?' : ''} order by d."host", d."id"`,
     own ? [own] : [],
   );
-  const callsPerDomain = new Map<string, [string, number][]>();
+  const callsPerDomain = new Map<string, DomainCallCount[]>();
   for (const { clientId, host, loads } of domains) {
-    callsPerDomain.set(clientId, [...(callsPerDomain.get(clientId) ?? []), [host, loads]]);
+    callsPerDomain.set(clientId, [...(callsPerDomain.get(clientId) ?? []), { domName: host, count: loads }]);
   }
   return rows.map((row) => ({ ...toClient(row), actualCallCount: row.widgetDisplayCount ?? 0, domainCountData: callsPerDomain.get(row.id) ?? [] }));
 }
@@ -61,8 +63,9 @@ export async function getClient(ctx: RequestContext, clientId: string): Promise<
 }
 
 /**
- * The client whose username, or else whose e-mail address, is exactly `searchTerm` (the first
- * by id when several share the address). A client key finds only its own client.
+ * The client whose username is exactly `searchTerm`, or else whose e-mail address is it in any
+ * case (the first by id when several share the address): addresses are told apart without case.
+ * A client key finds only its own client.
  */
 export async function findClient(ctx: RequestContext, searchTerm: string): Promise<Client> {
   const missing = () => notFound('client');
@@ -70,14 +73,23 @@ export async function findClient(ctx: RequestContext, searchTerm: string): Promi
   if (searchTerm.length > 320 || !searchTerm.isWellFormed() || searchTerm.includes('\u0000')) throw missing();
   if (!isAdmin(ctx.caller)) {
     const own = ctx.caller.kind === 'client' ? await ctx.em.findOne(ClientEntity, ctx.caller.clientId) : null;
-    if (!own || (own.username !== searchTerm && own.emailAddress !== searchTerm)) throw missing();
+    if (!own || (own.username !== searchTerm && !sameAddress(own.emailAddress, searchTerm))) throw missing();
     return toClient(own);
   }
-  const row =
-    (await ctx.em.findOne(ClientEntity, { username: searchTerm })) ??
-    (await ctx.em.findOne(ClientEntity, { emailAddress: searchTerm }, { orderBy: { id: 'asc' } }));
+  const row = (await ctx.em.findOne(ClientEntity, { username: searchTerm })) ?? (await clientByAddress(ctx, searchTerm));
   if (!row) throw missing();
   return toClient(row);
+}
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The first client by id whose e-mail address is `address` in any case. */
+async function clientByAddress(ctx: RequestContext, address: string): Promise<ClientRow | null> {
+  const [hit] = await ctx.em.execute<{ id: string }[]>(
+    'select "id" from "client" where lower("email_address") = lower(?) order by "id" limit 1',
+    [address],
+  );
+  return hit ? ctx.em.findOne(ClientEntity, hit.id) : null;
 }
 
 /** Only the administrator creates clients; to a client key the route does not exist. */
@@ -140,15 +152,26 @@ export async function updateClient(ctx: RequestContext, clientId: string, input:
         if (await em.count(ClientEntity, { username: fields.username })) throw conflict(DUPLICATE.duplicate);
       }
       em.assign(row, fields);
+      const before = JSON.stringify(toClient(row).features);
       if (features !== undefined) row.features = { ...row.features, ...features };
       if (passwordHash !== undefined) row.passwordHash = passwordHash;
       await em.flush();
+      if (JSON.stringify(toClient(row).features) !== before) await announceClientDomains(em, row.id);
     },
     DUPLICATE,
   );
   // Whether its keys are let in depends on `active`: decided afresh from now on.
   ctx.services.keys.forgetClient(clientId);
   return reread(ctx, clientId);
+}
+
+/**
+ * The banner ignores what a switched-off feature governs (banner/client-features.ts), and the
+ * switches are no part of a domain's revisions: a change of them announces every domain of the
+ * client on the banner's channel, at COMMIT, so every process reads its banners again.
+ */
+async function announceClientDomains(em: EntityManager, clientId: string): Promise<void> {
+  await em.execute(`select pg_notify('published_configuration', "id"::text) from "domain" where "client_id" = ?`, [clientId]);
 }
 
 /**

@@ -6,7 +6,7 @@ import * as clients from './client.operations.ts';
 export const CLIENTS_TAG = { name: 'Clients', description: 'Customer accounts (administrator key for creating and listing all).' };
 const TAG = CLIENTS_TAG.name;
 
-/** CCM19's client search: an exact username, or else an exact e-mail address. */
+/** CCM19's client search: an exact username, or else an e-mail address in any case. */
 const CLIENT_SEARCH_PATH = '/hosting/api/clientgetid/:searchTerm';
 
 export const clientRoutes = [

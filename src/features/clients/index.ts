@@ -10,6 +10,6 @@ export const clientsFeature: Feature = {
   tags: [CLIENTS_TAG],
   parameters: {
     clientId: "The client's id.",
-    searchTerm: "A client's exact username or e-mail address (a client key finds only its own client).",
+    searchTerm: "A client's exact username, or its e-mail address in any case (a client key finds only its own client).",
   },
 };

@@ -4,6 +4,7 @@ import { STORAGE_TYPES } from '../embeddings/embedding-asset.contract.ts';
 import type { ConsentEvidence } from './consent-evidence.ts';
 import { consentRecord } from './consent-log.contract.ts';
 import { MAX_HISTORY } from './consent-log.ts';
+import { decodedPrivacyStrings } from './privacy-strings.contract.ts';
 
 /** The evidence of one consent record as the API sends it (consent-evidence.ts builds it). */
 
@@ -82,6 +83,9 @@ export const consentEvidenceResponse = z
     ),
     unknownServices: z.array(z.string()).meta({ description: 'Accepted service ids the revision has no service for (should be empty).' }),
     unknownCategories: z.array(z.string()).meta({ description: 'Accepted categories the revision does not have (should be empty).' }),
+    privacyStrings: decodedPrivacyStrings.meta({
+      description: "The record's IAB strings (`record.tcString`, `record.acString`, `record.gppString`) decoded by the service with the IAB libraries: what the visitor accepted in each framework.",
+    }),
     history: z.array(consentRecord).meta({
       description:
         `Every record of the consent id, oldest first (at most ${MAX_HISTORY}: the first and the newest), \`record\` among them. Records come unauthenticated from visitors' browsers: ` +

@@ -5,6 +5,8 @@ import type { PublishedConfiguration } from '../banner/published-configuration.t
 import { linkTarget, placeholderFiller } from '../banner/texts.ts';
 import type { StorageType } from '../embeddings/embedding-asset.contract.ts';
 import type { ConsentRecord } from './consent-log.contract.ts';
+import type { DecodedPrivacyStrings } from './privacy-strings.contract.ts';
+import { decodedPrivacyStringsOf, privacyStringsHtml } from './privacy-strings.html.ts';
 
 /**
  * The evidence of one consent record: what the visitor was shown (the configuration revision the
@@ -31,6 +33,14 @@ export type EvidenceRecord = {
   address: string;
   /** Whether the page is on the domain's site or a consent-sharing domain; null: not checked (stored before the check). */
   originMatches: boolean | null;
+  /** The browser's privacy signal the choice came from (Global Privacy Control, Do Not Track); null: the visitor chose. */
+  signal: 'gpc' | 'dnt' | null;
+  /** Whether the banner had the theme's `manipulationPrevention` on. */
+  manipulationPrevention: boolean;
+  /** The IAB strings the banner wrote with the choice (TCF 2.2, Google's Additional Consent, GPP); null: none. */
+  tcString: string | null;
+  acString: string | null;
+  gppString: string | null;
 };
 
 /** The configuration revision the record names; `keyName`: the API key (or command line) whose write made it, null if none is recorded. */
@@ -105,6 +115,8 @@ export type ConsentEvidence = {
   unknownServices: string[];
   /** Keys in the record's `categories` that the revision has no category for (should not happen). */
   unknownCategories: string[];
+  /** The record's IAB strings, decoded. */
+  privacyStrings: DecodedPrivacyStrings;
   /**
    * Every record of the consent id, oldest first, `record` among them: a later record (anyone who
    * knows the id can send one) adds to the history and never hides what came before.
@@ -197,6 +209,7 @@ export function consentEvidence(
     categories,
     unknownServices: record.services.filter((id) => !knownServices.has(id)),
     unknownCategories: record.categories.filter((key) => !knownCategories.has(key)),
+    privacyStrings: decodedPrivacyStringsOf(record),
     history: history.map((entry) => ({ ...entry })),
   };
 }
@@ -215,6 +228,8 @@ const STORAGE_TYPES: Record<StorageType, string> = {
   webSql: 'Web SQL',
   other: 'Other',
 };
+
+const SIGNALS: Record<NonNullable<EvidenceRecord['signal']>, string> = { gpc: 'Global Privacy Control', dnt: 'Do Not Track' };
 
 /** What `originMatches` says, in words (keyed by its text: `true`, `false`, `null`). */
 const ORIGIN_MATCHES: Record<string, string> = {
@@ -293,6 +308,8 @@ ${fact('Domain', `${escapeHtml(domain.name)} (${escapeHtml(domain.url)}), id ${c
 ${fact('Page', `${escapeHtml(record.origin + record.path)} (${ORIGIN_MATCHES[String(record.originMatches)]})`)}
 ${fact('Address', `${escapeHtml(record.address)} (truncated)`)}
 ${fact('Choice', `${escapeHtml(CHOICES[record.choice])} (${code(record.choice)})`)}
+${record.signal ? fact('Made by', `the browser's privacy signal, not a click: ${SIGNALS[record.signal]} (${code(record.signal)})`) : ''}
+${fact('Manipulation prevention', record.manipulationPrevention ? 'on: clicks a script simulated could not consent' : 'off (or not told by the banner)')}
 ${fact('Categories recorded', list(record.categories))}
 ${fact('Services recorded', list(record.services))}
 ${fact(
@@ -407,6 +424,7 @@ ${evidence.categories
 ${header}
 ${shown}
 ${categoryTables}
+${privacyStringsHtml(record, evidence.privacyStrings)}
 ${unknown}
 ${history}
 <footer>The texts under “What the visitor was shown” are those the consent banner rendered for configuration revision ${revision.number} in ${code(locale.shown)}. A service counts as accepted when the record names it or the choice was “Accept all”; those of the necessary category always count as accepted.</footer>

@@ -8,14 +8,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { truncatedAddress } from './visitor-address.ts';
 import type { ConsentMaintenance } from './consent-maintenance.ts';
 import { originBelongs } from './page-origin.ts';
-import { RecordableRevisions } from './recordable-revisions.ts';
 import { recordProblems, UNKNOWN_REVISION } from './record-check.ts';
 
 /** PostgreSQL's check_violation, which an insert into a month without a partition raises. */
 const NO_PARTITION = '23514';
 
-/** The intake answers pages of any site (the banner runs on the operator's pages). */
-const PUBLIC_HEADERS = {
+/** The headers of a key-less intake the banner posts to: it answers pages of any site (the banner runs on the operator's pages). */
+export const PUBLIC_INTAKE_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST',
   'Access-Control-Allow-Headers': 'Content-Type',
@@ -37,9 +36,9 @@ const PUBLIC_HEADERS = {
  */
 export function consentIntakeRouter(orm: MikroORM, maintenance: ConsentMaintenance, limit: RequestHandler): express.Router {
   const router = express.Router();
-  const revisions = new RecordableRevisions();
+  const { revisions } = maintenance;
   router.use('/consent', (_req, res, next) => {
-    res.set(PUBLIC_HEADERS);
+    res.set(PUBLIC_INTAKE_HEADERS);
     next();
   });
   router.options('/consent', (_req, res) => void res.status(204).end());

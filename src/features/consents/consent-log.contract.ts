@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { consentIntake } from './consent.contract.ts';
+import { consentIntake, privacySignal } from './consent.contract.ts';
 
 /**
  * The consent log as operators read it (consent-log.ts): the records the banner sent for a
@@ -35,6 +35,28 @@ export const consentRecord = z
           "Whether the page's host is the domain's host or one of its `consentSharingDomains` (or a subdomain of either), as the revision the record names published them. " +
           'false: a foreign page; such a record is kept, flagged, not refused. null: stored before the service checked (older records).',
       }),
+    signal: privacySignal
+      .nullable()
+      .meta({
+        description:
+          "The choice was the browser's privacy signal, not a click: `gpc` (Global Privacy Control) or `dnt` (Do Not Track), answered with only what is necessary. null: the visitor chose.",
+      }),
+    manipulationPrevention: z.boolean().meta({
+      description:
+        "Whether the banner had the theme's `manipulationPrevention` on when the choice was made (simulated clicks could not consent), as the banner told it. false also for records of banners that did not tell.",
+    }),
+    tcString: z
+      .string()
+      .nullable()
+      .meta({ description: 'The TC string of IAB TCF 2.2 the banner wrote with the choice (the evidence decodes it). null: the banner did not speak TCF.' }),
+    acString: z
+      .string()
+      .nullable()
+      .meta({ description: "Google's Additional Consent string written with the TC string (`2~<consented ids>~dv.<disclosed ids>`). null: none." }),
+    gppString: z
+      .string()
+      .nullable()
+      .meta({ description: 'The string of the IAB Global Privacy Platform the banner wrote with the choice (the evidence decodes it). null: the banner did not speak GPP.' }),
   })
   .meta({
     id: 'ConsentRecord',

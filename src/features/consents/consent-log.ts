@@ -22,7 +22,7 @@ import {
 /** `received_at` as ISO 8601 UTC text, to the microsecond. */
 const RECEIVED_AT = `to_char("received_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const RECORD_COLUMNS = `"id", "consent_id" as "consentId", ${RECEIVED_AT} as "receivedAt", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches" as "originMatches"`;
+const RECORD_COLUMNS = `"id", "consent_id" as "consentId", ${RECEIVED_AT} as "receivedAt", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches" as "originMatches", "signal", "manipulation_prevention" as "manipulationPrevention", "tc_string" as "tcString", "ac_string" as "acString", "gpp_string" as "gppString"`;
 
 /**
  * Up to `limit` records of the range after `after`, newest first. The position is compared as
@@ -129,6 +129,11 @@ export const CSV_COLUMNS = [
   'address',
   'id',
   'origin_matches',
+  'signal',
+  'manipulation_prevention',
+  'tc_string',
+  'ac_string',
+  'gpp_string',
 ] as const;
 
 /**
@@ -152,6 +157,11 @@ const csvRow = (record: ConsentRecord): string[] =>
     record.address,
     record.id,
     record.originMatches === null ? '' : String(record.originMatches),
+    record.signal ?? '',
+    String(record.manipulationPrevention),
+    record.tcString ?? '',
+    record.acString ?? '',
+    record.gppString ?? '',
   ].map(safeCell);
 
 /** Rows one statement of the export reads. */

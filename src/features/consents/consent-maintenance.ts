@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { pruneRevisions } from '../revisions/revision-retention.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
 import { maintainConsentPartitions } from './consent-records.ts';
+import { RecordableRevisions } from './recordable-revisions.ts';
 
 /**
  * Keeps the consent records' monthly partitions ready and their retention applied (and then the
@@ -11,11 +13,18 @@ import { maintainConsentPartitions } from './consent-records.ts';
 export type ConsentMaintenance = {
   ensure(): Promise<void>;
   close(): void;
+  /** What the intake checks records against, kept for the process and read again on the domains' changes. */
+  revisions: RecordableRevisions;
 };
 
 export function createConsentMaintenance(
   orm: MikroORM,
-  { retentionDays, everyMs = 3_600_000, onError = () => {} }: { retentionDays: number; everyMs?: number; onError?: (error: unknown) => void },
+  {
+    retentionDays,
+    everyMs = 3_600_000,
+    onError = () => {},
+    changes,
+  }: { retentionDays: number; everyMs?: number; onError?: (error: unknown) => void; changes?: ChangeFeed },
 ): ConsentMaintenance {
   let running: Promise<void> | undefined;
   const ensure = () =>
@@ -27,5 +36,5 @@ export function createConsentMaintenance(
   run();
   const timer = setInterval(run, everyMs);
   timer.unref();
-  return { ensure, close: () => clearInterval(timer) };
+  return { ensure, close: () => clearInterval(timer), revisions: new RecordableRevisions(changes) };
 }

@@ -15,8 +15,8 @@ export async function storeConsentRecord(
   seen: { origin: string; path: string; address: string; originMatches: boolean },
 ): Promise<ConsentReceipt | null> {
   const rows = await orm.em.fork().getConnection().execute<{ receivedAt: Date }[]>(
-    `insert into "consent_record" ("domain_id", "received_at", "consent_id", "client_id", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches")
-     select d."id", clock_timestamp(), ?, d."client_id", ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?
+    `insert into "consent_record" ("domain_id", "received_at", "consent_id", "client_id", "choice", "categories", "services", "revision", "locale", "origin", "path", "address", "origin_matches", "signal", "manipulation_prevention", "tc_string", "ac_string", "gpp_string")
+     select d."id", clock_timestamp(), ?, d."client_id", ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
      from "domain" d where d."id" = ?
      returning "received_at" as "receivedAt"`,
     [
@@ -30,6 +30,11 @@ export async function storeConsentRecord(
       seen.path,
       seen.address,
       seen.originMatches,
+      intake.signal ?? null,
+      intake.manipulationPrevention ?? false,
+      intake.tcString ?? null,
+      intake.acString ?? null,
+      intake.gppString ?? null,
       intake.domain,
     ],
   );
@@ -56,7 +61,18 @@ export async function maintainConsentPartitions(
   orm: MikroORM,
   { retentionDays, now = new Date(), monthsAhead = 2 }: { retentionDays: number; now?: Date; monthsAhead?: number },
 ): Promise<{ created: string[]; dropped: string[]; deleted: number }> {
-  const connection = orm.em.fork().getConnection();
+  // One process at a time: `create table if not exists` is no guard against a concurrent create
+  // (replicas starting together on an empty database met "relation … already exists").
+  return orm.em.fork().transactional(async (connection) => {
+    await connection.execute(`select pg_advisory_xact_lock(hashtext('consent-record-partitions'))`);
+    return maintainPartitionsLocked(connection, { retentionDays, now, monthsAhead });
+  });
+}
+
+async function maintainPartitionsLocked(
+  connection: { execute: MikroORM['em']['execute'] },
+  { retentionDays, now, monthsAhead }: { retentionDays: number; now: Date; monthsAhead: number },
+): Promise<{ created: string[]; dropped: string[]; deleted: number }> {
   const created: string[] = [];
   for (let offset = 0; offset <= monthsAhead; offset++) {
     const start = monthStart(now.getUTCFullYear(), now.getUTCMonth() + offset);

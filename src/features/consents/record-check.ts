@@ -8,8 +8,10 @@ import type { RecordableRevision } from './recordable-revisions.ts';
  * whether or not the revision has necessary services. Since a record names each service at most
  * once, it never names more services than the revision has.
  */
-export function recordProblems(intake: Pick<ConsentIntake, 'services' | 'categories'>, revision: RecordableRevision): FieldProblem[] {
+export function recordProblems(intake: Pick<ConsentIntake, 'services' | 'categories' | 'choice' | 'signal'>, revision: RecordableRevision): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  // A privacy signal is answered with only what is necessary, never more.
+  if (intake.signal && intake.choice !== 'necessary') problems.push({ path: '/choice', message: 'must be necessary when the choice came from a privacy signal' });
   intake.services.forEach((id, index) => {
     if (!revision.services.has(id)) problems.push({ path: `/services/${index}`, message: 'must be a service of the configuration revision the record names' });
   });

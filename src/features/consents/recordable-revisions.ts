@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangeFeed } from '../../db/change-feed.ts';
 import { buildBannerConfig } from '../banner/banner-config.build.ts';
+import { readClientFeatures, withFeaturesOf, withinClientFeatures } from '../banner/client-features.ts';
 import { readRevisions } from '../revisions/revision-store.ts';
 
 /**
@@ -8,12 +10,17 @@ import { readRevisions } from '../revisions/revision-store.ts';
  * immutable once stored, so what is read once is kept in the process, by domain and content hash:
  * a warm record costs no statement for its check. A hash no revision of the domain has is not
  * kept (the next record asks again), so a revision stored later by another process is found.
+ *
+ * As the banner does, the revision is read within its client's feature switches (a switch the
+ * administrator turned off takes its settings out: without `canUseConsentSharing` no
+ * consent-sharing domain's page is the domain's own). A change of the switches touches the
+ * client's domains, which the change feed tells: their kept revisions are read again.
  */
 
 export type RecordableRevision = {
   services: ReadonlySet<string>;
   categories: ReadonlySet<string>;
-  /** The domain's host and its `consentSharingDomains`, as this revision published them. */
+  /** The domain's host and its `consentSharingDomains`, as this revision's banner uses them (none without `canUseConsentSharing`). */
   site: { host: string; sharingDomains: readonly string[] };
 };
 
@@ -24,8 +31,9 @@ const MAX_KEPT = 2_000;
 async function readRecordable(em: EntityManager, domainId: string, hash: string): Promise<RecordableRevision | null> {
   const [revision] = await readRevisions(em, domainId, { hash });
   if (!revision) return null;
-  const { categories } = buildBannerConfig(revision.configuration, null);
-  const { domain } = revision.configuration;
+  const published = withFeaturesOf(await readClientFeatures(em, revision.configuration.clientId), revision.configuration);
+  const { categories } = buildBannerConfig(published, null);
+  const { domain } = withinClientFeatures(published);
   return {
     services: new Set(categories.flatMap((category) => category.services.map((service) => service.id))),
     categories: new Set(categories.map((category) => category.key)),
@@ -36,6 +44,15 @@ async function readRecordable(em: EntityManager, domainId: string, hash: string)
 export class RecordableRevisions {
   /** Lookups in flight are kept too: a burst of records of one revision reads it once. */
   readonly #kept = new Map<string, Promise<RecordableRevision | null>>();
+
+  constructor(changes?: ChangeFeed) {
+    changes?.subscribe({
+      changed: (domainId) => {
+        for (const key of this.#kept.keys()) if (key.startsWith(`${domainId}/`)) this.#kept.delete(key);
+      },
+      resync: () => this.#kept.clear(),
+    });
+  }
 
   /** The revision `hash` of the domain, or null if the domain has none with that hash (or no such domain). */
   async lookup(em: EntityManager, domainId: string, hash: string): Promise<RecordableRevision | null> {

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { timestamps } from '../../db/timestamps.ts';
 import { ClientEntity } from '../clients/client.entity.ts';
-import { DISPLAY_MODES, IFRAME_BLOCK_MODES, MANAGEMENT_STRUCTURES } from './domain.contract.ts';
+import { DISPLAY_MODES, IFRAME_BLOCK_MODES, MANAGEMENT_STRUCTURES, US_PRIVACY_MODELS } from './domain.contract.ts';
 
 export const DomainEntity = defineEntity({
   name: 'Domain',
@@ -64,6 +64,8 @@ export const DomainEntity = defineEntity({
     privacyPolicyShowWidget: p.boolean().default(false),
     accessibilityDisplayMode: p.enum(DISPLAY_MODES).default('link'),
     accessibilityLinkEnabled: p.boolean().default(false),
+    // This service's own: US visitors' model (GPP, runtime/gpp/).
+    usPrivacyModel: p.enum(US_PRIVACY_MODELS).default('opt-in'),
     ...timestamps(),
   },
 });

@@ -13,6 +13,8 @@ import type { ClientRow } from '../clients/client.entity.ts';
 import { readDomain, requireDomain } from './domain.access.ts';
 import { forgetDomain } from './domain.reads.ts';
 import { domainsOfClientLoader } from './domain.reads.ts';
+import { assertMayUseFeatures, DOMAIN_GATES } from '../clients/feature-gates.ts';
+import { assertTcfPossible } from '../tcf-vendors/tcf-cmp.ts';
 
 function parseName(name: string) {
   const parsed = parseSiteAddress(name);
@@ -75,6 +77,8 @@ export async function getDomain(ctx: RequestContext, scope: DomainScope): Promis
 
 export async function createDomain(ctx: RequestContext, scope: ClientScope, input: DomainCreate): Promise<Domain> {
   const { scheme, host, port, path } = parseName(input.name);
+  await assertMayUseFeatures(ctx, scope.clientId, DOMAIN_GATES, input, async () => ({}));
+  assertTcfPossible(ctx, input.tcfEnabled === true);
   return inTransaction(ctx, async (em) => {
     // Locked, so that concurrent creates count one after the other against the client's quotas.
     const client = await requireClient({ ...ctx, em, lock: true }, scope.clientId);
@@ -106,6 +110,8 @@ export async function updateDomain(ctx: RequestContext, scope: DomainScope, inpu
     const client = input.whitelabel === true ? await requireClient({ ...ctx, em, lock: true }, scope.clientId) : undefined;
     const row = await requireDomain({ ...ctx, em, lock: true }, scope);
     const { id: _id, path: _path, url: _url, name, ...fields } = input;
+    await assertMayUseFeatures({ ...ctx, em }, scope.clientId, DOMAIN_GATES, fields, async () => toDomain(row));
+    assertTcfPossible(ctx, fields.tcfEnabled === true && !row.tcfEnabled);
     if (client && !row.whitelabel) await checkQuotas(ctx, em, client, { domains: 0, whitelabel: 1 });
     if (name !== undefined) em.assign(row, mergeAddress(row, name));
     em.assign(row, fields);

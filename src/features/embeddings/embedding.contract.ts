@@ -9,7 +9,6 @@ import {
   updateSchema,
 } from '../../kernel/contract/field-list.ts';
 import {
-  httpUrlOrEmpty,
   list,
   MAX_INT32,
   nameText,
@@ -19,6 +18,7 @@ import {
   translations,
   uniqueList,
 } from '../../kernel/contract/fields.ts';
+import { LINK_ADDRESS_DESCRIPTION, linkAddress } from '../../kernel/contract/link-address.ts';
 
 /** Embedding: a third-party service on the site, with its purpose and assets (SERVICE.md §2). */
 
@@ -34,7 +34,7 @@ export type GoogleConsentMode = (typeof GOOGLE_CONSENT_MODES)[number];
 export const embeddingTranslation = z.strictObject({
   name: text().optional(),
   description: text().optional(),
-  privacyPolicyUrl: httpUrlOrEmpty().optional(),
+  privacyPolicyUrl: linkAddress().optional(),
   whatDataIsCollected: text().optional(),
   purposeOfDataCollection: text().optional(),
   legalBasis: text().optional(),
@@ -65,10 +65,22 @@ export const embeddingFields = fieldList({
   scriptMarkers: { write: list(text()), default: [] },
   iframeMarkers: { write: list(text()), default: [] },
   hideIframesUntilConsent: { write: z.boolean(), default: false },
-  excludeUrlsMode: { write: text(), default: '' },
-  excludeFromUrls: { write: list(text()), default: [] },
+  excludeUrlsMode: {
+    write: text().meta({
+      description:
+        "How `excludeFromUrls` is read: `whitelist` loads the embedding only on the listed pages (none listed: on no page); anything else (`blacklist`, empty: CCM19's documented meaning) never on them. Default empty.",
+    }),
+    default: '',
+  },
+  excludeFromUrls: {
+    write: list(text()).meta({
+      description:
+        "Pages, one per entry: a full http(s) address or a path on the site (`/checkout`); exact, or a prefix with `*` at the end (CCM19). The fragment, a trailing slash and the case of scheme and host do not count; other entries name no page. On a page the embedding is kept off, nothing of it loads, whatever the visitor chose: its scripts, pixels and iframes stay held (its iframes hidden) and its `scriptHtmlCode` is not injected; it stays in the banner, and the consent still counts on other pages.",
+    }),
+    default: [],
+  },
   description: { write: text(), default: '' },
-  privacyPolicyUrl: { write: httpUrlOrEmpty().meta({ description: 'An absolute http(s) URL, or empty.' }), default: '' },
+  privacyPolicyUrl: { write: linkAddress().meta({ description: LINK_ADDRESS_DESCRIPTION }), default: '' },
   whatDataIsCollected: { write: text(), default: '' },
   purposeOfDataCollection: { write: text(), default: '' },
   legalBasis: { write: text(), default: '' },

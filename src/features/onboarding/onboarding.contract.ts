@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PostalAddress } from '../../scanner/address.ts';
-import type { FoundCookie, FoundStorageKey, VisitedPage } from '../../scanner/scan.ts';
+import type { FoundStorageKey, ScannedCookie, VisitedPage } from '../../scanner/scan.ts';
+import { REQUEST_KINDS, SCAN_PHASES } from '../../scanner/traffic.ts';
 import { isHttpUrl, list, MAX_INT32, purposeId, text, translations } from '../../kernel/contract/fields.ts';
 import { placeholderResponse } from '../placeholders/placeholder.contract.ts';
 
@@ -152,6 +153,34 @@ export const RECORDED_SINCE = 'Absent (null in GraphQL) in the result of a scan 
 
 export const AVAILABLE_PRESET_NOTE_DESCRIPTION = 'Read-only extra: why the service is not blockable on this site, when it is not.';
 
+export const PRESET_WHY_KINDS = ['script', 'frame', 'stylesheet', 'font', 'cookie', 'localStorage', 'sessionStorage'] as const;
+
+/**
+ * Why a service is suggested: its own evidence. A script, frame, stylesheet or font by its address;
+ * a cookie or storage key it set, with where the browser kept it.
+ */
+export const AVAILABLE_PRESET_WHY_DESCRIPTION =
+  "Extra (not in CCM19): why the service is suggested, its own evidence on the site: a script, frame, stylesheet or font it loads (`url`, matched by host and path), or a cookie (`name`, `domain`) or storage key (`name`, `origin`) it set. A cookie counts when it is on the service's own domain, or first party and no other service found on the site is known to set it (the catalog's `alsoSetBy`: Google Tag Manager's conversion linker sets `_gcl_au`, YouTube's player sets `IDE` on doubleclick.net); a cookie another service found sets is listed under that service and suggests no other.";
+
+const presetWhy = z.union([
+  z.strictObject({
+    kind: z.enum(['script', 'frame', 'stylesheet', 'font']),
+    url: z.string().meta({ description: 'The address the page loaded.' }),
+  }),
+  z.strictObject({
+    kind: z.literal('cookie'),
+    name: z.string(),
+    domain: z.string().meta({ description: "The cookie's domain, as the scan's storage reports it." }),
+  }),
+  z.strictObject({
+    kind: z.enum(['localStorage', 'sessionStorage']),
+    name: z.string(),
+    origin: z.string().meta({ description: 'The origin (frame) the key belongs to.' }),
+  }),
+]);
+
+export type PresetWhy = z.output<typeof presetWhy>;
+
 const availablePreset = z.strictObject({
   id: z.int().min(1).meta({ description: 'A preset id of the catalog (built-in below 100000, imported from 100000).' }),
   name: z.string(),
@@ -164,6 +193,7 @@ const availablePreset = z.strictObject({
   // Optional: a scan job's result stored before the field existed has none (nothing can be said of it afterwards).
   blockable: z.boolean().optional().meta({ description: `${AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION} ${RECORDED_SINCE}` }),
   note: z.string().optional().meta({ description: AVAILABLE_PRESET_NOTE_DESCRIPTION }),
+  why: z.array(presetWhy).optional().meta({ description: `${AVAILABLE_PRESET_WHY_DESCRIPTION} ${RECORDED_SINCE}` }),
 });
 
 /**
@@ -194,7 +224,84 @@ const scanAdvice = z
 
 export type ScanAdvice = z.output<typeof scanAdvice>;
 
+export const THIRD_PARTY_BEACON_REASONS = ['catalog', 'tracker-list', 'sendBeacon', 'pixel'] as const;
+/** Beacons listed per host at most (a page sends a tag's hits again and again, each to a new address). */
+export const MAX_BEACONS_PER_HOST = 50;
+/** Initiators listed per host at most. */
+export const MAX_INITIATORS_PER_HOST = 20;
+
+export const THIRD_PARTIES_DESCRIPTION =
+  "Extra (not in CCM19): every host of another site that the pages contacted, one entry per host, sorted by host: what it was asked for, on which pages, by which script or frame, in which phase of the scan, the tracking beacons it received and the cookies it set or receives, and who it is (a catalog service, else an entity of the third-party-web list, else nobody). A host nobody knows that sets cookies or receives beacons is an unrecognised third party: `recognised` null, with its evidence.";
+
+const thirdPartyBeacon = z.strictObject({
+  url: z.string().meta({ description: 'The address the hit was sent to.' }),
+  why: z.enum(THIRD_PARTY_BEACON_REASONS).meta({
+    description:
+      "catalog: a catalog service's tracking endpoint (GA4's /g/collect, Meta Pixel's /tr, Matomo's matomo.php, HubSpot's __ptq.gif); tracker-list: an image, beacon, XHR or fetch to a host the third-party-web list files under ad, analytics, social or marketing; sendBeacon: navigator.sendBeacon (or <a ping>) to another site; pixel: an image of 1×1 pixel, of no content or a GIF of at most 100 bytes whose address carries an identifier.",
+  }),
+});
+
+const thirdParty = z
+  .strictObject({
+    host: z.string(),
+    site: z.string().meta({ description: 'Its registrable domain.' }),
+    services: z
+      .array(z.strictObject({ id: z.int().min(1), name: z.string() }))
+      .meta({ description: "The catalog services it is, by their signals' addresses (www.googletagmanager.com can be Google Tag Manager and Google Analytics 4), else the one service owning its domain; empty when the catalog does not know it." }),
+    trackerList: z
+      .strictObject({ name: z.string(), company: z.string(), category: z.string() })
+      .nullable()
+      .meta({ description: 'The entity of the third-party-web list that owns the host (category: ad, analytics, social, marketing, tag-manager, customer-success, video, content, cdn, hosting, utility, consent-provider, other), or null.' }),
+    kinds: z.array(z.enum(REQUEST_KINDS)).meta({ description: 'What it was asked for (beacon: navigator.sendBeacon or <a ping>; frame: a frame document).' }),
+    pages: z.array(z.string()).meta({ description: 'The pages (top documents) on which it was contacted, sorted.' }),
+    initiators: z.array(z.string()).meta({ description: `The scripts (top of the initiator stack) or documents (a frame's, for what its HTML asks for) that caused the requests, sorted; at most ${MAX_INITIATORS_PER_HOST}.` }),
+    beacons: z.array(thirdPartyBeacon).meta({ description: `The tracking beacons it received, once per address, at most ${MAX_BEACONS_PER_HOST}.` }),
+    cookies: z.array(z.string()).meta({ description: 'Names of the cookies its answers set and of the third-party cookies the browser sends it, sorted.' }),
+    phases: z.array(z.enum(SCAN_PHASES)).meta({ description: 'When it was contacted: before any consent, after accepting a banner the site runs.' }),
+    recognised: z.enum(['catalog', 'tracker-list']).nullable().meta({ description: 'Who knows the host: the catalog, the third-party-web list, or nobody (null).' }),
+  })
+  .meta({ id: 'ThirdParty' });
+
+export type ThirdParty = z.output<typeof thirdParty>;
+
+const scanVerdict = z
+  .strictObject({
+    phase: z.enum(SCAN_PHASES),
+    subject: z.enum(['cookie', 'localStorage', 'sessionStorage', 'beacon']),
+    text: z.string().meta({ description: 'One line: what, set or sent by what, in which phase, and whose it is ("cookie `_fbp` set by connect.facebook.net/en_US/fbevents.js before consent (Meta Pixel)").' }),
+  })
+  .meta({ id: 'ScanVerdict' });
+export type ScanVerdict = z.output<typeof scanVerdict>;
+
+export const SCAN_VERDICTS_DESCRIPTION =
+  'Extra (not in CCM19): the short verdict list a regulator reads, before-consent lines first: every cookie and Web Storage key of a catalog service whose purpose is not technically necessary, every third-party cookie nobody knows, and the tracking beacons (once per host and phase), each with what set or received it. A first-party name nobody knows is not judged (it may be the site\'s own session).';
+
+const existingBanner = z
+  .strictObject({
+    cmp: z.string().meta({ description: "The rule of @duckduckgo/autoconsent that recognised it (`Complianz banner`, `Cybotcookiebot`, `Onetrust`…)." }),
+    accepted: z.boolean(),
+    error: z.string().optional().meta({ description: 'Why accepting it did not work, when it did not.' }),
+  })
+  .nullable()
+  .meta({
+    description:
+      "Extra (not in CCM19): a consent banner of another tool that the site already runs, as the scan's second pass found it: the crawl reads the site as a first visitor gets it, then the scan accepts that banner (rules of @duckduckgo/autoconsent, no guessed clicks) and reads the start page and the first two pages again; what appears only then is labelled `after-accept`. null when no banner it knows showed on the start page (or SCAN_EXISTING_BANNER_WAIT_MS is 0).",
+  });
+export type ThirdPartyBeacon = z.output<typeof thirdPartyBeacon>;
+
 export type AvailablePreset = z.output<typeof availablePreset>;
+
+/** When and by what a cookie or key was first seen; scans kept from before these fields existed read as before consent, setter unknown. */
+const seenFields = {
+  phase: z.enum(SCAN_PHASES).default('before-consent').meta({
+    description:
+      'Read-only extra: the phase it was first seen in: `before-consent` (the site as a first visitor gets it, nothing accepted) or `after-accept` (after the scan accepted a consent banner the site already runs: `existingBanner`).',
+  }),
+  setBy: z.string().nullable().default(null).meta({
+    description:
+      'Read-only extra: what first set it, when the scan saw it: the address of the response whose Set-Cookie set it, or of the script that wrote it (an inline script shows as its page); null when unknown (IndexedDB, Cache Storage, or written where the scan could not watch).',
+  }),
+};
 
 const foundCookie = z.strictObject({
   name: z.string(),
@@ -207,11 +314,13 @@ const foundCookie = z.strictObject({
   party: z.enum(['first', 'third']).meta({
     description: "Read-only extra: set for the site's own registrable domain (first party) or another one (third party).",
   }),
+  ...seenFields,
 });
 
 const foundStorageKey = z.strictObject({
   name: z.string(),
   origin: z.string().meta({ description: 'Read-only extra: the origin (frame) the key belongs to.' }),
+  ...seenFields,
 });
 
 const visitedPage = z.strictObject({
@@ -235,6 +344,9 @@ export const onboardingScanResult = z.strictObject({
     cacheStorage: z.array(foundStorageKey).meta({ description: 'Read-only extra: Cache Storage caches, by name and origin.' }),
   }),
   advice: z.array(scanAdvice).optional().meta({ description: `${SCAN_ADVICE_DESCRIPTION} ${RECORDED_SINCE}` }),
+  thirdParties: z.array(thirdParty).optional().meta({ description: `${THIRD_PARTIES_DESCRIPTION} ${RECORDED_SINCE}` }),
+  verdicts: z.array(scanVerdict).optional().meta({ description: `${SCAN_VERDICTS_DESCRIPTION} ${RECORDED_SINCE}` }),
+  existingBanner: existingBanner.optional(),
   url: z.string().meta({ description: 'Read-only extra: the address the scan opened.' }),
   pages: z.array(visitedPage).meta({ description: 'Read-only extra: the pages the crawl visited.' }),
   durationMs: z.number().min(0).meta({ description: 'Read-only extra: how long the scan took.' }),
@@ -256,6 +368,6 @@ export type OnboardingEmbedCodeSnippets = z.output<typeof onboardingEmbedCodeSni
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const agree = <_T extends true>() => undefined;
 agree<Same<z.output<typeof postalAddress>, PostalAddress>>();
-agree<Same<z.output<typeof foundCookie>, FoundCookie>>();
+agree<Same<z.output<typeof foundCookie>, ScannedCookie>>();
 agree<Same<z.output<typeof foundStorageKey>, FoundStorageKey>>();
 agree<Same<z.output<typeof visitedPage>, VisitedPage>>();

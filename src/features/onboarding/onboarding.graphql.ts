@@ -1,6 +1,7 @@
 import {
   AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION,
   AVAILABLE_PRESET_NOTE_DESCRIPTION,
+  AVAILABLE_PRESET_WHY_DESCRIPTION,
   type AvailablePreset,
   ONBOARDING_STORAGE_TYPES,
   onboardingCookieList,
@@ -10,12 +11,20 @@ import {
   type OnboardingScanResult,
   PRESET_ACTIVE_DESCRIPTION,
   PRESET_NOTE_DESCRIPTION,
+  PRESET_WHY_KINDS,
+  type PresetWhy,
   RECORDED_SINCE,
   SCAN_ADVICE_DESCRIPTION,
   SCAN_ADVICE_KIND_DESCRIPTION,
   SCAN_ADVICE_KINDS,
+  SCAN_VERDICTS_DESCRIPTION,
   type ScanAdvice,
+  type ScanVerdict,
+  THIRD_PARTIES_DESCRIPTION,
+  THIRD_PARTY_BEACON_REASONS,
+  type ThirdParty,
 } from './onboarding.contract.ts';
+import { REQUEST_KINDS, SCAN_PHASES } from '../../scanner/traffic.ts';
 import { domainArgs } from '../../graphql/args.ts';
 import { builder, oneOf } from '../../graphql/builder.ts';
 import { DomainType, scopeOf } from '../domains/domain.graphql.ts';
@@ -56,6 +65,18 @@ const EvidenceType = builder.objectRef<AvailablePreset['evidence'][number]>('Pre
   }),
 });
 
+/** One item of a suggested service's own evidence; which fields are set depends on `kind`. */
+const PresetWhyType = builder.objectRef<PresetWhy>('PresetWhy').implement({
+  description: 'One piece of evidence on the site that a service is there (AvailablePreset.why).',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: oneOf(PRESET_WHY_KINDS) }),
+    url: t.string({ nullable: true, description: 'script, frame, stylesheet, font: the address the page loaded.', resolve: (why) => ('url' in why ? why.url : null) }),
+    name: t.string({ nullable: true, description: 'cookie, localStorage, sessionStorage: its name.', resolve: (why) => ('name' in why ? why.name : null) }),
+    domain: t.string({ nullable: true, description: "cookie: the cookie's domain.", resolve: (why) => ('domain' in why ? why.domain : null) }),
+    origin: t.string({ nullable: true, description: 'localStorage, sessionStorage: the origin (frame) the key belongs to.', resolve: (why) => ('origin' in why ? why.origin : null) }),
+  }),
+});
+
 const AvailablePresetType = builder.objectRef<AvailablePreset>('AvailablePreset').implement({
   description: 'A known service the scan found on the site; import it with importPresets.',
   fields: (t) => ({
@@ -67,6 +88,7 @@ const AvailablePresetType = builder.objectRef<AvailablePreset>('AvailablePreset'
     evidence: t.expose('evidence', { type: [EvidenceType] }),
     blockable: t.exposeBoolean('blockable', { nullable: true, description: `${AVAILABLE_PRESET_BLOCKABLE_DESCRIPTION} ${RECORDED_SINCE}` }),
     note: t.exposeString('note', { nullable: true, description: AVAILABLE_PRESET_NOTE_DESCRIPTION }),
+    why: t.expose('why', { type: [PresetWhyType], nullable: true, description: `${AVAILABLE_PRESET_WHY_DESCRIPTION} ${RECORDED_SINCE}` }),
   }),
 });
 
@@ -82,6 +104,45 @@ const ScanAdviceType = builder.objectRef<ScanAdvice>('ScanAdvice').implement({
   }),
 });
 
+const ThirdPartyServiceType = builder.objectRef<ThirdParty['services'][number]>('ThirdPartyService').implement({
+  description: 'A catalog service a third-party host is.',
+  fields: (t) => ({ id: t.exposeInt('id', { description: 'Its preset id.' }), name: t.exposeString('name') }),
+});
+
+const TrackerListEntityType = builder.objectRef<NonNullable<ThirdParty['trackerList']>>('TrackerListEntity').implement({
+  description: 'Who owns a third-party host according to the third-party-web list.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    company: t.exposeString('company'),
+    category: t.exposeString('category', { description: 'ad, analytics, social, marketing, tag-manager, customer-success, video, content, cdn, hosting, utility, consent-provider or other.' }),
+  }),
+});
+
+const ThirdPartyBeaconType = builder.objectRef<ThirdParty['beacons'][number]>('ThirdPartyBeacon').implement({
+  description: 'A tracking beacon a third-party host received.',
+  fields: (t) => ({
+    url: t.exposeString('url'),
+    why: t.exposeString('why', { description: oneOf(THIRD_PARTY_BEACON_REASONS) }),
+  }),
+});
+
+const ThirdPartyType = builder.objectRef<ThirdParty>('ThirdParty').implement({
+  description: 'A host of another site that the pages contacted, with what it was asked for and who it is.',
+  fields: (t) => ({
+    host: t.exposeString('host'),
+    site: t.exposeString('site', { description: 'Its registrable domain.' }),
+    services: t.expose('services', { type: [ThirdPartyServiceType], description: 'The catalog services it is; empty when the catalog does not know it.' }),
+    trackerList: t.expose('trackerList', { type: TrackerListEntityType, nullable: true, description: 'Its entity in the third-party-web list, or null.' }),
+    kinds: t.exposeStringList('kinds', { description: oneOf(REQUEST_KINDS, 'What it was asked for, each of') }),
+    pages: t.exposeStringList('pages', { description: 'The pages on which it was contacted, sorted.' }),
+    initiators: t.exposeStringList('initiators', { description: 'The scripts or frame documents that caused the requests, sorted.' }),
+    beacons: t.expose('beacons', { type: [ThirdPartyBeaconType] }),
+    cookies: t.exposeStringList('cookies', { description: 'Cookies its answers set and third-party cookies the browser sends it, sorted.' }),
+    phases: t.exposeStringList('phases', { description: oneOf(SCAN_PHASES, 'When it was contacted, each of') }),
+    recognised: t.exposeString('recognised', { nullable: true, description: 'catalog, tracker-list, or null: nobody knows the host.' }),
+  }),
+});
+
 export const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>('ScanCookie').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -92,11 +153,40 @@ export const ScanCookieType = builder.objectRef<ScanStorage['cookies'][number]>(
     secure: t.exposeBoolean('secure'),
     sameSite: t.exposeString('sameSite', { nullable: true }),
     party: t.exposeString('party', { description: 'first or third.' }),
+    phase: t.string({ description: PHASE_DESCRIPTION, resolve: (cookie) => cookie.phase ?? 'before-consent' }),
+    setBy: t.string({ nullable: true, description: SET_BY_DESCRIPTION, resolve: (cookie) => cookie.setBy ?? null }),
   }),
 });
 
+/** When and by what a cookie or key was first seen. A scan kept from before they were recorded has neither: it reads as before consent, setter unknown (as the REST answer's defaults). */
+const PHASE_DESCRIPTION = 'before-consent, or after-accept: first seen after the scan accepted a banner the site already runs (existingBanner).';
+const SET_BY_DESCRIPTION =
+  'What first set it, when the scan saw it: the response whose Set-Cookie set it, or the script that wrote it (an inline script: its page).';
+
 export const StorageKeyType = builder.objectRef<ScanStorage['localStorage'][number]>('ScanStorageKey').implement({
-  fields: (t) => ({ name: t.exposeString('name'), origin: t.exposeString('origin') }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    origin: t.exposeString('origin'),
+    phase: t.string({ description: PHASE_DESCRIPTION, resolve: (key) => key.phase ?? 'before-consent' }),
+    setBy: t.string({ nullable: true, description: SET_BY_DESCRIPTION, resolve: (key) => key.setBy ?? null }),
+  }),
+});
+
+const ScanVerdictType = builder.objectRef<ScanVerdict>('ScanVerdict').implement({
+  fields: (t) => ({
+    phase: t.exposeString('phase', { description: 'before-consent or after-accept.' }),
+    subject: t.exposeString('subject', { description: 'cookie, localStorage, sessionStorage or beacon.' }),
+    text: t.exposeString('text'),
+  }),
+});
+
+const ExistingBannerType = builder.objectRef<NonNullable<OnboardingScanResult['existingBanner']>>('ExistingBanner').implement({
+  description: "A consent banner of another tool that the site already runs, as the scan's second pass found and accepted it.",
+  fields: (t) => ({
+    cmp: t.exposeString('cmp', { description: 'The @duckduckgo/autoconsent rule that recognised it.' }),
+    accepted: t.exposeBoolean('accepted'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
 });
 
 const ScanStorageType = builder.objectRef<ScanStorage>('ScanStorage').implement({
@@ -127,6 +217,14 @@ export const ScanResultType = builder.objectRef<OnboardingScanResult>('Onboardin
     availablePresets: t.expose('availablePresets', { type: [AvailablePresetType] }),
     storage: t.expose('storage', { type: ScanStorageType }),
     advice: t.expose('advice', { type: [ScanAdviceType], nullable: true, description: `${SCAN_ADVICE_DESCRIPTION} ${RECORDED_SINCE}` }),
+    thirdParties: t.expose('thirdParties', { type: [ThirdPartyType], nullable: true, description: `${THIRD_PARTIES_DESCRIPTION} ${RECORDED_SINCE}` }),
+    verdicts: t.expose('verdicts', { type: [ScanVerdictType], nullable: true, description: `${SCAN_VERDICTS_DESCRIPTION} ${RECORDED_SINCE}` }),
+    existingBanner: t.field({
+      type: ExistingBannerType,
+      nullable: true,
+      description: 'A consent banner of another tool that the site already runs, found and accepted by the second pass; null when none showed (or the scan was made before this was recorded).',
+      resolve: (result) => result.existingBanner ?? null,
+    }),
     url: t.exposeString('url', { description: 'The address the scan opened.' }),
     pages: t.expose('pages', { type: [ScanPageType] }),
     durationMs: t.exposeInt('durationMs'),

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createPatch, type Operation, Pointer } from 'rfc6902';
 import { CATEGORY_OF_PURPOSE, type PurposeId } from '../banner/banner-config.ts';
+import type { PublishedTcf } from '../tcf-vendors/published-tcf.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
 import type { Embedding } from '../embeddings/embedding.contract.ts';
 import { THEME_COLORS } from '../themes/theme.contract.ts';
@@ -38,8 +39,32 @@ export function diffConfigurations(older: PublishedConfiguration, newer: Publish
         nameOf: (locale) => locale.name,
         changesOf: (before, after, at) => fieldChanges(before, after, at, { subject: () => `locale ${after.name}`, label: localeTextLabel }),
       }),
+      ...tcfChanges(older.tcf, newer.tcf),
     ],
   };
+}
+
+const vendors = (ids: number[]) => `${ids.length === 1 ? 'vendor' : 'vendors'} ${ids.join(', ')}`;
+
+/** A TCF domain's vendors (tcf-vendors/published-tcf.ts): one summary of what a new list or a setting changed. */
+function tcfChanges(older: PublishedTcf | undefined, newer: PublishedTcf | undefined): ConfigurationChange[] {
+  if (JSON.stringify(older) === JSON.stringify(newer)) return [];
+  if (!newer) return [{ path: '/tcf', summary: 'TCF vendors removed' }];
+  if (!older) return [{ path: '/tcf', summary: `TCF vendors added: ${newer.vendors.length} of Global Vendor List version ${newer.vendorListVersion}` }];
+  const before = new Map(older.vendors.map((vendor) => [vendor.id, JSON.stringify(vendor)]));
+  const after = new Map(newer.vendors.map((vendor) => [vendor.id, JSON.stringify(vendor)]));
+  const added = [...after.keys()].filter((id) => !before.has(id));
+  const removed = [...before.keys()].filter((id) => !after.has(id));
+  const redeclared = [...after.keys()].filter((id) => before.has(id) && before.get(id) !== after.get(id));
+  const parts = [
+    ...(older.vendorListVersion !== newer.vendorListVersion ? [`Global Vendor List version ${older.vendorListVersion} → ${newer.vendorListVersion}`] : []),
+    ...(older.policyVersion !== newer.policyVersion ? [`TCF policy version ${older.policyVersion} → ${newer.policyVersion}`] : []),
+    ...(added.length > 0 ? [`${vendors(added)} added`] : []),
+    ...(removed.length > 0 ? [`${vendors(removed)} removed`] : []),
+    ...(redeclared.length > 0 ? [`${vendors(redeclared)} ${redeclared.length === 1 ? 'declares' : 'declare'} other purposes or features`] : []),
+    ...(JSON.stringify(older.translations) !== JSON.stringify(newer.translations) ? ["translations of the list's texts changed"] : []),
+  ];
+  return [{ path: '/tcf', summary: `TCF: ${parts.length > 0 ? parts.join('; ') : 'the imported list changed'}` }];
 }
 
 // ── lists of named things ───────────────────────────────────────────────────

@@ -17,6 +17,7 @@ import {
   NO_ENTRIES,
   type Part,
   partOf,
+  tcfEntryOf,
 } from '../banner/configuration-manifest.ts';
 import { type PublishedConfiguration, readContext, readPublishedConfigurationWith, readPublishedRest } from '../banner/published-configuration.ts';
 import { fieldsOf, jsonArrayOf, preparedRead } from '../../db/read-model.ts';
@@ -339,7 +340,9 @@ async function recordOnce(orm: MikroORM, services: AppServices, domainId: string
   // The domain is gone (and its due rows with it), or another round recorded them already.
   if (!read || (due.length === 0 && read.base)) return taken();
   const tables = new Set(due.flatMap((row) => row.tables));
-  if (read.base && due.length > 0 && [...tables].every((table) => BUILT_ON_PREVIOUS.has(table))) {
+  // A TCF domain's vendors include its embeddings' `tcfVendor`: a change of its embeddings reads its TCF part again, the longer way.
+  const builtOnPrevious = [...tables].every((table) => BUILT_ON_PREVIOUS.has(table)) && !(read.base?.manifest.tcf && tables.has('embedding'));
+  if (read.base && due.length > 0 && builtOnPrevious) {
     taken(); // what this revision holds is read: a write that commits from now on is not in it
     const revision = await revisionFromChanges(em, domainId, read.base, [...new Set(due.flatMap((row) => row.embeddings))], read);
     await storeRevision(em, domainId, revision, madeBy(due), { due: due.map((row) => row.id), base: read.base.number });
@@ -410,6 +413,11 @@ async function nextRevision(em: EntityManager, services: AppServices, domainId: 
     theme: rest.theme === null ? null : put(rest.theme),
     locales: rest.locales.map(put),
   };
+  if (rest.tcf) {
+    const { ref, part } = tcfEntryOf(rest.tcf);
+    parts.push(part);
+    manifest.tcf = ref;
+  }
   const known = new Set([...hashesOf(previous), ...embeddings.known]);
   return {
     manifest,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared, executeWithParameters } from '../../db/prepared-statements.ts';
 import { applyBucketDelta, type BucketDelta, type Manifest, type ManifestEmbedding, type Part } from '../banner/configuration-manifest.ts';
 import type { PublishedConfiguration } from '../banner/published-configuration.ts';
+import type { PublishedTcf } from '../tcf-vendors/published-tcf.ts';
 
 /**
  * How revisions are stored (Migration20261123230000_revisions): a revision is a manifest of part
@@ -45,6 +46,7 @@ export const hashesOf = (manifest: Manifest): string[] => [
   manifest.placeholders,
   ...(manifest.theme === null ? [] : [manifest.theme]),
   ...manifest.locales,
+  ...(manifest.tcf ? [manifest.tcf[0]] : []),
 ];
 
 /**
@@ -283,6 +285,7 @@ export async function readRevisions(
       placeholders: body(manifest.placeholders),
       theme: manifest.theme === null ? null : body(manifest.theme),
       locales: manifest.locales.map((h) => body(h)),
+      ...(manifest.tcf ? { tcf: body<PublishedTcf>(manifest.tcf[0]) } : {}),
     };
     return { ...metaOf(row), configuration };
   });

@@ -36,6 +36,33 @@ export const revisionResponse = z
 
 export type Revision = z.output<typeof revisionResponse>;
 
+const tcfIds = z.array(z.int());
+
+/** A TCF domain's part (tcf-vendors/published-tcf.ts). */
+const publishedTcfResponse = z
+  .strictObject({
+    vendorListVersion: z.int().meta({ description: 'The Global Vendor List version the vendors and texts come from.' }),
+    policyVersion: z.int().meta({ description: "The list's TCF policy version." }),
+    listHash: z.string().meta({ description: 'Of the list as imported (the first 16 hex digits of its SHA-256).' }),
+    vendors: z
+      .array(
+        z.strictObject({
+          id: z.int(),
+          purposes: tcfIds,
+          legIntPurposes: tcfIds,
+          flexiblePurposes: tcfIds,
+          specialPurposes: tcfIds,
+          features: tcfIds,
+          specialFeatures: tcfIds,
+        }),
+      )
+      .meta({ description: 'The vendors the banner asks for, ascending, with what each declares in the list.' }),
+    translations: z
+      .record(z.string(), z.strictObject({ vendorListVersion: z.int(), hash: z.string() }))
+      .meta({ description: "Language of a domain locale → the imported translation of the list's texts shown (none: English)." }),
+  })
+  .meta({ id: 'PublishedTcf', description: 'IAB TCF: present for a domain with `tcfEnabled` once a Global Vendor List is imported.' });
+
 export const publishedConfigurationResponse = z
   .strictObject({
     clientId: z.string(),
@@ -44,6 +71,7 @@ export const publishedConfigurationResponse = z
     placeholders: z.array(placeholderResponse),
     theme: themeResponse.nullable().meta({ description: 'The theme the banner wore: the default one, else the first; null: none.' }),
     locales: z.array(localeResponse).meta({ description: 'The active locales, in the order of the domain’s `locales`.' }),
+    tcf: publishedTcfResponse.optional(),
   })
   .meta({ id: 'PublishedConfiguration', description: 'What the domain published to its visitors.' });
 

@@ -1,3 +1,4 @@
+import { assertMayUseFeatures, THEME_GATES } from '../clients/feature-gates.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../kernel/context.ts';
 import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
@@ -139,6 +140,11 @@ async function assertRestoreMayChangeCode(ctx: RequestContext, clientId: string,
   await assertMayChangeCode(ctx, clientId, fields, async () => {
     const row = await ctx.em.findOne(ThemeEntity, { id: theme.id, domain: domainId }, { fields: ['customCss', 'customCssForIframeBlocker'] });
     return { customCss: row?.customCss ?? '', customCssForIframeBlocker: row?.customCssForIframeBlocker ?? '' };
+  });
+  // The domain's governed settings are held to the switches by `updateDomain`, which the restore calls.
+  await assertMayUseFeatures(ctx, clientId, THEME_GATES, theme, async () => {
+    const row = await ctx.em.findOne(ThemeEntity, { id: theme.id, domain: domainId }, { fields: ['logoEnabled', 'logoImage'] });
+    return { logoEnabled: row?.logoEnabled ?? false, logoImage: row?.logoImage ?? null };
   });
 }
 

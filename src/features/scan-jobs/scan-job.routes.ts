@@ -7,6 +7,7 @@ import {
   scanJobResponse,
 } from './scan-job.contract.ts';
 import * as scans from './scan-job.operations.ts';
+import { getScanEvidencePage } from './scan-evidence.operations.ts';
 
 export const SCANS_TAG = {
   name: 'Scans',
@@ -25,6 +26,10 @@ export const scanJobRoutes = [
   route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/scan/:scanId`, summary: 'Read a scan (its progress while it runs, then its result)',
     response: scanJobResponse,
     operation: (ctx, p) => scans.getScan(ctx, p, p.scanId), status: 200, errors: [404] }),
+  route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/scan/:scanId/evidence.html`,
+    summary: 'A scan as a printable page (pages, hosts, cookies and storage with their phase, beacons, services, legal pages; print it or save it as PDF). A failed scan: why, and the pages it visited; a queued or running one: 409',
+    produces: 'text/html',
+    operation: (ctx, p) => getScanEvidencePage(ctx, p, p.scanId), status: 200, errors: [404, 409] }),
   route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/scan/:scanId/comparison`,
     summary: 'Compare a scan with an earlier one (new and gone cookies, storage and services)',
     query: scanComparisonQuery, response: scanComparisonResponse,

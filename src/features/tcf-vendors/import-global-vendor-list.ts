@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { MAX_INT32 } from '../../kernel/contract/fields.ts';
@@ -10,6 +11,9 @@ import { TcfVendorEntity } from './tcf-vendor.entity.ts';
  * truth, vendors it no longer has are removed, vendors it marks deleted are stored as deleted.
  * An older list than the stored one is refused. Embeddings that refer to a vendor of the new list
  * take its name as their `vendor` (CCM19: `tcfVendor` overwrites `vendor` with the vendor's name).
+ * The list is also kept whole by version (`tcf_vendor_list`): TCF domains ask for its vendors and
+ * show its texts, and every TCF domain gets a revision due (published-tcf.ts), so its banner is
+ * built again from the new list.
  */
 
 export class GlobalVendorListError extends Error {}
@@ -38,6 +42,8 @@ const listSchema = z
     specialPurposes: section,
     features: section,
     specialFeatures: section,
+    stacks: section.optional(),
+    dataCategories: section.optional(),
     vendors: z.record(z.string(), vendorSchema),
   })
   .superRefine((list, ctx) => {
@@ -84,6 +90,8 @@ export type GlobalVendorListImportSummary = {
   renamedEmbeddings: number;
   /** Embeddings that refer to a TCF vendor the list does not have, or has as deleted (left as they are). */
   unmatchedEmbeddings: number;
+  /** The domains with `tcfEnabled`: each has a revision due (record them: `services.revisions.settle`). */
+  tcfDomains: string[];
 };
 
 const BATCH = 500;
@@ -132,6 +140,17 @@ export async function importGlobalVendorList(
       `select count(*) as count from embedding as e where e.tcf_vendor is not null
        and not exists (select 1 from tcf_vendor as v where v.id = e.tcf_vendor and (${VALID_NOW}))`,
     );
+    await tx.execute(
+      `insert into "tcf_vendor_list" ("vendor_list_version", "tcf_policy_version", "last_updated", "content_hash", "document", "created_at", "updated_at")
+       values (?, ?, ?, ?, ?::json, now(), now())
+       on conflict ("vendor_list_version") do update set "tcf_policy_version" = excluded."tcf_policy_version",
+         "last_updated" = excluded."last_updated", "content_hash" = excluded."content_hash", "document" = excluded."document", "updated_at" = now()`,
+      [list.vendorListVersion, list.tcfPolicyVersion, list.lastUpdated, createHash('sha256').update(text).digest('hex'), text],
+      'run',
+    );
+    const tcfDomains = await noteTcfDomainsDue(tx, 'tcf_vendor_list');
+    // Domains that got TCF while no list was imported: this one is what they began with.
+    await tx.execute(`update "tcf_domain_base" set "vendor_list_version" = ?, "updated_at" = now() where "vendor_list_version" is null`, [list.vendorListVersion], 'run');
     const now = new Date();
     return {
       vendorListVersion: list.vendorListVersion,
@@ -140,6 +159,19 @@ export async function importGlobalVendorList(
       deleted: vendors.filter((vendor) => isDeleted(vendor.deletedDate, now)).length,
       renamedEmbeddings: renamed.affectedRows,
       unmatchedEmbeddings: Number(unmatched?.count ?? 0),
+      tcfDomains,
     };
   });
+}
+
+/**
+ * A revision due (`revision_due`, naming `table` as what changed) for every domain with
+ * `tcfEnabled`: its recording reads the domain's TCF part again. Answers their ids.
+ */
+export async function noteTcfDomainsDue(tx: EntityManager, table: string): Promise<string[]> {
+  const rows = await tx.execute<{ domainId: string }[]>(
+    `insert into "revision_due" ("domain_id", "tables") select "id", array[?]::text[] from "domain" where "tcf_enabled" returning "domain_id" as "domainId"`,
+    [table],
+  );
+  return rows.map((row) => row.domainId);
 }

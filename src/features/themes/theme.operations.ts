@@ -10,6 +10,7 @@ import { assertDomainScope, type DomainScope } from '../../kernel/access.ts';
 import { itemsOfDomain, reachDomain } from '../domains/domain.access.ts';
 import { ThemeEntity, type ThemeRow } from './theme.entity.ts';
 import { assertMayChangeCode } from '../clients/code-permission.ts';
+import { assertMayUseFeatures, THEME_GATES } from '../clients/feature-gates.ts';
 import { themeRecord, themesOfDomainLoader } from './theme.reads.ts';
 import { toTheme } from './theme.view.ts';
 
@@ -31,6 +32,11 @@ async function findTheme(em: EntityManager, domainId: string, themeId: string): 
 async function storedCss(em: EntityManager, domainId: string, themeId: string) {
   if (!isId(themeId)) return undefined;
   return (await em.findOne(ThemeEntity, { id: themeId, domain: domainId }, { fields: ['customCss', 'customCssForIframeBlocker'] })) ?? undefined;
+}
+
+async function storedLogo(em: EntityManager, domainId: string, themeId: string) {
+  if (!isId(themeId)) return undefined;
+  return (await em.findOne(ThemeEntity, { id: themeId, domain: domainId }, { fields: ['logoEnabled', 'logoImage'] })) ?? undefined;
 }
 
 /** At most one default theme per domain: making one default clears the flag on the others. */
@@ -71,6 +77,7 @@ const codeFields = (input: ThemeUpdate) =>
 export async function createTheme(ctx: RequestContext, scope: DomainScope, input: ThemeCreate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
   await assertMayChangeCode(ctx, scope.clientId, codeFields(input), async () => themeDefaults);
+  await assertMayUseFeatures(ctx, scope.clientId, THEME_GATES, input, async () => ({}));
   return inTransaction(ctx, async (em) => {
     const { default: _default, ...defaults } = themeDefaults;
     const fields = { isDefault: themeDefaults.default, ...defaults, ...toRowFields(input) };
@@ -92,6 +99,7 @@ export async function createTheme(ctx: RequestContext, scope: DomainScope, input
 export async function updateTheme(ctx: RequestContext, scope: ThemeScope, input: ThemeUpdate): Promise<Theme> {
   const domain = await reachDomain(ctx, scope);
   await assertMayChangeCode(ctx, scope.clientId, codeFields(input), () => storedCss(ctx.em.fork(), domain.id, scope.themeId));
+  await assertMayUseFeatures(ctx, scope.clientId, THEME_GATES, input, () => storedLogo(ctx.em.fork(), domain.id, scope.themeId));
   return inTransaction(ctx, async (em) => {
     const fields = toRowFields(input);
     if (fields.isDefault) await lockDomain(em, domain.id);

@@ -85,7 +85,9 @@ describe('the banner configuration of a domain', () => {
 
     const { translation } = (await config()).texts.de_DE!;
     expect(translation.consentModal.title).toBe('Cookies bei Müller &amp; &lt;Söhne&gt;');
-    expect(translation.consentModal.description).toBe('Zeile 1<br>&lt;b&gt;{UNBEKANNT}&lt;/b&gt;');
+    expect(translation.consentModal.description).toBe(
+      'Zeile 1<br>&lt;b&gt;{UNBEKANNT}&lt;/b&gt; <a href="#CCM.openControlPanel" class="ccm-more-information">Weitere Informationen</a>',
+    );
     const privacy = translation.preferencesModal.sections.at(-1)!;
     expect(privacy.title).toBe('Datenschutzerklärung');
     expect(privacy.description).toBe('<p>Von Müller &amp; &lt;Söhne&gt; <a>x</a> <a href="https://www.example.org/datenschutz">DS</a></p>');
@@ -136,7 +138,7 @@ describe('the banner configuration of a domain', () => {
     // A language alone, or written with a hyphen, finds the domain's locale of that language.
     expect((await config('de')).fixedLocale).toBe('de_DE');
     expect((await config('en-us')).fixedLocale).toBe('en_US');
-    expect(built.iframes).toEqual({ block: true, mode: 'blacklist', markers: ['maps.google.com'] });
+    expect(built.iframes).toEqual({ block: true, mode: 'blacklist', markers: ['maps.google.com'], consentSwitch: false, rememberHosts: false });
   });
 
   it('hands the script blocker the domain’s developer settings, CCM19’s defaults first (new scripts blocked, own and inline scripts run)', async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:http';
+import { Agent, createServer, get as httpGet } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDisplayCounter } from '../../../src/features/banner/display-counter.ts';
+import { CHUNK_NAMES, loadBannerBundles } from '../../../src/features/banner/runtime-bundle.ts';
 import { createDomain, embeddingPayload, unknownId } from '../../support/fixtures.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
 import { ADMIN_KEY } from '../../support/service.ts';
@@ -163,6 +164,26 @@ describe('the public banner script (app.js)', () => {
     expect((await fetch(`${service.baseUrl}/banner/runtime-0000.js`)).status).toBe(404);
   });
 
+  it('serves the on-demand bundles (TCF, GPP) at their content-hashed addresses, and names them only in the banners that use them', async () => {
+    await withEmbedding();
+    const bundles = await loadBannerBundles();
+    const appText = await (await appJs(`domain=${domain.domainId}`)).text();
+    for (const name of CHUNK_NAMES) {
+      const path = `/banner/${name}-${bundles.chunks[name].hash}.js`;
+      expect(appText, `a banner without ${name} does not name its bundle`).not.toContain(`/banner/${name}-`);
+      for (const fastPath of [true, false]) {
+        // The Express route answers what the fast path leaves to it (a query string).
+        const answer = await fetch(`${service.baseUrl}${path}${fastPath ? '' : '?x=1'}`, { headers: { 'accept-encoding': 'gzip' } });
+        expect(answer.status, `${path} ${fastPath}`).toBe(200);
+        expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(answer.headers.get('content-type')).toMatch(/^text\/javascript/);
+        expect(await answer.text()).toBe(bundles.chunks[name].text);
+      }
+      expect((await fetch(`${service.baseUrl}/banner/${name}-${'0'.repeat(64)}.js`)).status).toBe(404);
+      expect((await fetch(`${service.baseUrl}${path}`, { method: 'POST' })).status).toBe(405);
+    }
+  });
+
   it("counts a banner shown towards the client's month, once a visitor, written in batches", async () => {
     await withEmbedding();
     const other = await createDomain(service, 'shop.example.org', { clientId: client.id });
@@ -178,7 +199,7 @@ describe('the public banner script (app.js)', () => {
     const list = await service.rest('GET', '/hosting/api/client');
     const listed = list.body.find((item: { id: string }) => item.id === client.id);
     expect(listed.actualCallCount).toBe(2);
-    expect(listed.domainCountData).toEqual(expect.arrayContaining([['www.example.org', 1], ['shop.example.org', 1]]));
+    expect(listed.domainCountData).toEqual(expect.arrayContaining([{ domName: 'www.example.org', count: 1 }, { domName: 'shop.example.org', count: 1 }]));
     const graphql = await service.graphql(`query($id: ID!) { client(id: $id) { widgetDisplayCount } }`, { id: client.id });
     expect(graphql.data?.client.widgetDisplayCount).toBe(2);
   });
@@ -285,6 +306,37 @@ describe('banner loads that bill', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await other.close();
+    }
+  });
+
+  it('without trusted proxies, a kept-alive connection counts once per banner and day, and again the next day', async () => {
+    const [first, second] = twoDaysThisMonth();
+    time = first;
+    await withEmbedding();
+    const other = await createDomain(service, 'second.example.org', { clientId: client.id });
+    const counter = createDisplayCounter(service.database.orm, { now: () => time, flushEveryMs: 3_600_000 });
+    const server = createServer((req, res) => {
+      counter.count(client.id, req.url === '/other' ? other.domainId : domain.domainId, req);
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const load = (path: string) => new Promise<void>((resolve, reject) => {
+      httpGet(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+    try {
+      for (let i = 0; i < 30; i++) await load(i % 3 === 2 ? '/other' : '/');
+      await counter.flush();
+      expect(await figure()).toBe(2);
+      time = second;
+      for (let i = 0; i < 10; i++) await load('/');
+      await counter.flush();
+      expect(await figure()).toBe(3);
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await counter.close();
     }
   });
 });

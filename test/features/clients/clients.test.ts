@@ -51,8 +51,8 @@ const NEW_CLIENT = {
   widgetDisplayCount: 0,
   widgetDisplayMaxCount: 0,
   autoCreateDomains: false,
-  // Every switch off but those that let the client's keys write code run on visitors' pages, as CCM19 lets every client.
-  features: { ...Object.fromEntries(CLIENT_FEATURES.map((name) => [name, false])), canUseScripts: true, canUseIndCSS: true, canUseIframeCSS: true },
+  // Every switch on: CCM19 makes new clients with access to everything.
+  features: Object.fromEntries(CLIENT_FEATURES.map((name) => [name, true])),
 };
 /** The same for a client of the fixture, which has room for 20 domains. */
 const FIXTURE_CLIENT = { ...NEW_CLIENT, domainMaxCount: 20 };
@@ -94,7 +94,7 @@ describe('clients over REST', () => {
       whitelabelMaxCount: -1,
       widgetDisplayMaxCount: 100000,
       autoCreateDomains: true,
-      features: { ...NEW_CLIENT.features, canUseIAB: true, moreThan2Lang: true },
+      features: { ...NEW_CLIENT.features, canUseIAB: false, moreThan2Lang: false },
     };
     const created = await service.rest('POST', API, { ...payload, password: PASSWORD });
     expect(created.status).toBe(201);
@@ -556,17 +556,17 @@ describe('client passwords', () => {
 
 describe('client settings, counts and features', () => {
   it('changes only the feature switches an update sends, over REST and GraphQL', async () => {
-    const client = await createClient(service, { features: { canUseIAB: true } });
-    const first = await service.rest('PUT', clientPath(client.id), { features: { canUseScripts: true } });
+    const client = await createClient(service, { features: { canUseIAB: false } });
+    const first = await service.rest('PUT', clientPath(client.id), { features: { canUseScripts: false } });
     expect(first.status).toBe(200);
-    expect(first.body.features).toEqual({ ...NEW_CLIENT.features, canUseIAB: true, canUseScripts: true });
+    expect(first.body.features).toEqual({ ...NEW_CLIENT.features, canUseIAB: false, canUseScripts: false });
 
     const second = await service.graphql(
-      `mutation($id: ID!) { updateClient(id: $id, input: { features: { canUseIAB: false, moreThan2Lang: true } }) { features { ${FEATURE_FIELDS} } } }`,
+      `mutation($id: ID!) { updateClient(id: $id, input: { features: { canUseIAB: true, moreThan2Lang: false } }) { features { ${FEATURE_FIELDS} } } }`,
       { id: client.id },
     );
     expect(second.errors).toBeUndefined();
-    expect(second.data.updateClient.features).toEqual({ ...NEW_CLIENT.features, canUseScripts: true, moreThan2Lang: true });
+    expect(second.data.updateClient.features).toEqual({ ...NEW_CLIENT.features, canUseScripts: false, moreThan2Lang: false });
     expect((await service.rest('GET', clientPath(client.id))).body.features).toEqual(second.data.updateClient.features);
   });
 
@@ -601,7 +601,7 @@ describe('client settings, counts and features', () => {
     expect(one.body).toMatchObject({ domainCount: 2, whitelabelCount: 1, widgetDisplayCount: 0 });
 
     const listed = (await allClients()).find((c: { id: string }) => c.id === client.id);
-    expect(listed).toEqual({ ...one.body, actualCallCount: 0, domainCountData: [['a.example', 0], ['b.example', 0]] });
+    expect(listed).toEqual({ ...one.body, actualCallCount: 0, domainCountData: [{ domName: 'a.example', count: 0 }, { domName: 'b.example', count: 0 }] });
 
     const gql = await service.graphql(`query($id: ID!) { client(id: $id) { domainCount whitelabelCount widgetDisplayCount } }`, { id: client.id });
     expect(gql.data.client).toEqual({ domainCount: 2, whitelabelCount: 1, widgetDisplayCount: 0 });
@@ -621,7 +621,7 @@ describe('client settings, counts and features', () => {
     expect((await asClient.rest('PUT', clientPath(client.id), { ...read, firstName: 'Self' })).status).toBe(200);
     expect((await asClient.rest('PUT', clientPath(client.id), { password: 'my own password' })).status).toBe(200);
     const before = (await service.rest('GET', clientPath(client.id))).body;
-    for (const change of [{ domainMaxCount: -1 }, { whitelabelMaxCount: 5 }, { widgetDisplayMaxCount: 1 }, { features: { canUseIAB: true } }]) {
+    for (const change of [{ domainMaxCount: -1 }, { whitelabelMaxCount: 5 }, { widgetDisplayMaxCount: 1 }, { features: { canUseIAB: false } }]) {
       const answer = await asClient.rest('PUT', clientPath(client.id), { company: 'x', ...change });
       expect(answer.status, JSON.stringify(change)).toBe(403);
     }

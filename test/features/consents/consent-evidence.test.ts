@@ -76,6 +76,11 @@ describe('the evidence of a consent record', () => {
     path: '/shop/cart',
     address: '203.0.113.0',
     originMatches: true,
+    signal: null,
+    manipulationPrevention: false,
+    tcString: null,
+    acString: null,
+    gppString: null,
     ...overrides,
   });
 

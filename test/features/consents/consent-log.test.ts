@@ -77,7 +77,7 @@ async function seedMany(count: number, newest: string, step = '1 microsecond'): 
   );
 }
 
-const RECORD_FIELDS = 'id consentId receivedAt choice categories services revision locale origin path address originMatches';
+const RECORD_FIELDS = 'id consentId receivedAt choice categories services revision locale origin path address originMatches signal manipulationPrevention tcString acString gppString';
 const VARIABLE_TYPES: Record<string, string> = { from: 'String', to: 'String', after: 'String', first: 'Int', consentId: 'String!' };
 /** A query of the domain's `fields`, declaring the variables they use. */
 const DOMAIN_QUERY = (fields: string) => {
@@ -123,6 +123,11 @@ const csvCells = (record: ConsentRecord) => [
   record.address,
   record.id,
   record.originMatches === null ? '' : String(record.originMatches),
+  record.signal ?? '',
+  String(record.manipulationPrevention),
+  record.tcString ?? '',
+  record.acString ?? '',
+  record.gppString ?? '',
 ];
 
 describe('the consent log over REST', () => {
@@ -165,6 +170,11 @@ describe('the consent log over REST', () => {
       address: '127.0.0.0',
       // A page foreign to the domain: kept, and flagged.
       originMatches: false,
+      signal: null,
+      manipulationPrevention: false,
+      tcString: null,
+      acString: null,
+      gppString: null,
     });
     expect(answer.body.records[1]).toMatchObject({ origin: 'https://www.example.org', originMatches: true });
     // The receipt has milliseconds; the log keeps the microseconds.

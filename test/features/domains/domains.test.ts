@@ -96,6 +96,7 @@ const NEW_DOMAIN = {
   privacyPolicyShowWidget: false,
   accessibilityDisplayMode: 'link',
   accessibilityLinkEnabled: false,
+  usPrivacyModel: 'opt-in',
 };
 
 /** A value other than the default for every setting, each of its kind. */
@@ -110,7 +111,7 @@ const EVERY_SETTING = {
   frontendWidgetEnabled: false,
   frontendWidgetCache: false,
   frontendWidgetMinifyCode: false,
-  managementStructure: 'cookie',
+  // managementStructure has no other writable value (`cookie` is refused): management-structure.test.ts.
   deleteUnknownCookies: true,
   deleteUnknownCookiesForceReload: true,
   requireConsentForMandatoryEmbeddings: true,
@@ -147,6 +148,7 @@ const EVERY_SETTING = {
   privacyPolicyShowWidget: true,
   accessibilityDisplayMode: 'direct',
   accessibilityLinkEnabled: true,
+  usPrivacyModel: 'opt-out',
 };
 
 describe('domains over REST', () => {

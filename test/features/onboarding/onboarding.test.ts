@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
+import { builtinPreset } from '../../support/presets.ts';
 import { importOpenCookieDatabase } from '../../../src/features/catalog/import-open-cookie-database.ts';
 import { API, createClient, createDomain, type DomainPath, domainState, unknownId } from '../../support/fixtures.ts';
 import { startScanningTestService } from '../../support/scanning-service.ts';
@@ -16,11 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => close());
 
-const preset = (name: string) => {
-  const found = builtinPresets.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no built-in preset named ${name}`);
-  return found;
-};
+const preset = builtinPreset;
 const YOUTUBE = preset('YouTube');
 const GA4 = preset('Google Analytics 4');
 const UA = preset('Google Analytics (Universal Analytics)');

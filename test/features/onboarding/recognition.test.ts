@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { builtinPresets } from '../../../src/features/catalog/builtin.ts';
+import { builtinPreset } from '../../support/presets.ts';
 import { builtinCatalog, Catalog, type CatalogEntry } from '../../../src/features/catalog/catalog.ts';
 import { scanAdvice } from '../../../src/features/onboarding/advice.ts';
 import { recogniseServices } from '../../../src/features/onboarding/recognise.ts';
-import type { FoundCookie, ScanFindings } from '../../../src/scanner/scan.ts';
+import type { ScanFindings, ScannedCookie } from '../../../src/scanner/scan.ts';
+import { scanFindingsOf } from '../../support/scan-findings.ts';
 
 /**
  * Which catalog services a scan's findings reveal (recogniseServices) and whom each cookie
@@ -15,30 +16,11 @@ const SITE = 'https://www.bakery.example/';
 
 /** Scan findings of the bakery's site: nothing found unless a test says otherwise. */
 function findings(found: Partial<ScanFindings> = {}): ScanFindings {
-  return {
-    url: SITE,
-    pages: [{ url: SITE, status: 200 }],
-    cookies: [],
-    localStorage: [],
-    sessionStorage: [],
-    indexedDB: [],
-    cacheStorage: [],
-    scripts: [],
-    iframes: [],
-    stylesheets: [],
-    fonts: [],
-    unblockable: [],
-    imprintUrl: null,
-    privacyPolicyUrl: null,
-    address: { company: null, street: null, zipCode: null, city: null },
-    refusedRequests: [],
-    durationMs: 1,
-    ...found,
-  };
+  return scanFindingsOf(SITE, found);
 }
 
 /** A cookie as the scanner reports it; first party when set on the bakery's own domain. */
-function cookie(name: string, domain = 'www.bakery.example'): FoundCookie {
+function cookie(name: string, domain = 'www.bakery.example'): ScannedCookie {
   return {
     name,
     domain,
@@ -48,14 +30,12 @@ function cookie(name: string, domain = 'www.bakery.example'): FoundCookie {
     secure: true,
     sameSite: null,
     party: domain.replace(/^\./, '').endsWith('bakery.example') ? 'first' : 'third',
+    phase: 'before-consent',
+    setBy: null,
   };
 }
 
-const preset = (name: string) => {
-  const found = builtinPresets.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no built-in preset named ${name}`);
-  return found;
-};
+const preset = builtinPreset;
 const GA4 = preset('Google Analytics 4');
 const UA = preset('Google Analytics (Universal Analytics)');
 const META_PIXEL = preset('Meta Pixel');
@@ -116,7 +96,7 @@ describe("cookies on a service's own domain", () => {
 
   it('counts storage keys by the origin of the frame that wrote them', () => {
     const embed = 'https://www.youtube.com/embed/bakery-tour';
-    const found = { iframes: [embed], localStorage: [{ name: 'ytidb::LAST_RESULT_ENTRY_KEY', origin: 'https://www.youtube.com' }] };
+    const found = { iframes: [embed], localStorage: [{ name: 'ytidb::LAST_RESULT_ENTRY_KEY', origin: 'https://www.youtube.com', phase: 'before-consent' as const, setBy: null }] };
     expect(evidenceOf(found, YOUTUBE.id)).toContainEqual({ kind: 'localStorage', value: 'ytidb::LAST_RESULT_ENTRY_KEY' });
   });
 
@@ -334,7 +314,7 @@ describe('Google Analytics 4 and Universal Analytics (both list _ga; gtag.js set
     expect(ids({ cookies: cookies('_ga', '_gid') })).toEqual([UA.id]);
   });
 
-  it.each<[string, { scripts?: string[]; cookies?: FoundCookie[] }]>([
+  it.each<[string, { scripts?: string[]; cookies?: ScannedCookie[] }]>([
     ['analytics.js', { scripts: ['https://www.google-analytics.com/analytics.js'] }],
     ['ga.js', { scripts: ['https://ssl.google-analytics.com/ga.js'] }],
     ['__utma', { cookies: [cookie('__utma')] }],

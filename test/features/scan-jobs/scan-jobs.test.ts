@@ -261,8 +261,8 @@ describe('the comparison itself', () => {
     privacyPolicyUrl: null,
     availablePresets: services.map(([id, name]) => ({ id, name, purpose: '41ba25c' as const, vendor: '', translations: {}, evidence: [], blockable: true })),
     storage: {
-      cookies: cookies.map(([name, domain]) => ({ name, domain, path: '/', expires: null, httpOnly: false, secure: false, sameSite: null, party: 'first' as const })),
-      localStorage: local.map((name) => ({ name, origin: 'https://a.test' })),
+      cookies: cookies.map(([name, domain]) => ({ name, domain, path: '/', expires: null, httpOnly: false, secure: false, sameSite: null, party: 'first' as const, phase: 'before-consent' as const, setBy: null })),
+      localStorage: local.map((name) => ({ name, origin: 'https://a.test', phase: 'before-consent' as const, setBy: null })),
       sessionStorage: [],
       indexedDB: [],
       cacheStorage: [],

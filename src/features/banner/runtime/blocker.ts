@@ -3,7 +3,9 @@ import { GUARD, runInOrder, unpend } from './guard.ts';
 import type { BlockedIframe, Handover } from './handover.ts';
 import { type Interception, intercept } from './interception.ts';
 import { holdMarkup, type MarkupHold } from './markup.ts';
-import { type Hold, iframeVerdict, imageHold, scriptHold } from './markers.ts';
+import { iframeVerdictHere as iframeVerdict } from './iframe-hosts.ts';
+import { type Hold, imageHold, scriptHold } from './markers.ts';
+import { silenceOffPage } from './page-rules.ts';
 import { runnable } from './runnable.ts';
 import { absolute } from './site.ts';
 
@@ -63,6 +65,7 @@ export function startBlocker(handover: Handover): void {
     }
     if (!runnable(script.getAttribute('type'))) {
       // The site's own held script: cookieconsent runs a copy of it on consent, which must not be held again.
+      silenceOffPage(config, script);
       if (script.hasAttribute('data-category')) script.setAttribute(MANAGED, '');
       return;
     }
@@ -96,9 +99,10 @@ export function startBlocker(handover: Handover): void {
     iframe.setAttribute(BLOCKED, '');
     const service = verdict.service?.service ?? null;
     if (service) iframe.setAttribute('data-service', service.id);
-    const hidden = !!service?.hideIframesUntilConsent;
+    // An embedding kept off this page: its iframe stays hidden, and no consent on this page loads it.
+    const hidden = !!service?.hideIframesUntilConsent || !!service?.offPage;
     if (hidden) iframe.style.display = 'none';
-    const item: BlockedIframe = { iframe, src: address, service: service?.id ?? null, hidden };
+    const item: BlockedIframe = { iframe, src: address, service: service && !service.offPage ? service.id : null, hidden };
     if (handover.onLate) handover.onLate(item);
     else handover.blocked.push(item);
   };
@@ -192,7 +196,10 @@ export function startBlocker(handover: Handover): void {
   // What stands before the snippet: its iframes may still be held, and the site's own held scripts
   // marked as cookieconsent's. Its runnable scripts have run already (holding one now would run it twice on consent).
   document.querySelectorAll('iframe').forEach(inspect);
-  document.querySelectorAll('script[data-category]').forEach((script) => runnable(script.getAttribute('type')) || script.setAttribute(MANAGED, ''));
+  document.querySelectorAll('script[data-category]').forEach((script) => {
+    silenceOffPage(config, script);
+    if (!runnable(script.getAttribute('type')) && script.hasAttribute('data-category')) script.setAttribute(MANAGED, '');
+  });
 
   // Firefox runs a script whose type changed after insertion; it lets this event cancel it.
   document.addEventListener('beforescriptexecute', (event) => {

@@ -1,5 +1,6 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
 import type { BannerConfig } from '../banner-config.ts';
+import type { SharingApi } from './consent-sharing.ts';
 import { inLocale } from './locale.ts';
 import { allServices, type ServiceRef } from './markers.ts';
 
@@ -16,7 +17,7 @@ export type CcmApi = {
   openControlPanel(): void;
   closeControlPanel(): void;
   switchLocale(name: string): Promise<boolean>;
-};
+} & SharingApi;
 
 declare global {
   interface Window {
@@ -35,12 +36,33 @@ export const embeddingDetail = (config: BannerConfig, { service, category }: Ser
 });
 
 /**
- * `window.CCM` as CCM19 documents it, over cookieconsent's state (its properties are getters,
- * so they always tell the current consent), and the `#CCM.…` links.
+ * What a service's acceptance tells the page: `ccm19EmbeddingAccepted`, then the deprecated
+ * `ccm19CookieAccepted` per cookie it declares (`code`: the embedding's id, which has them).
  */
-export function installCcmApi(config: BannerConfig, locale: () => string, switchLocale: (name: string) => Promise<boolean>): void {
-  const accepted = () =>
-    CookieConsent.validConsent() ? allServices(config).filter(({ service, category }) => CookieConsent.acceptedService(service.id, category)) : [];
+export function emitAccepted(config: BannerConfig, ref: ServiceRef, locale: string): void {
+  const detail = embeddingDetail(config, ref, locale);
+  emit('ccm19EmbeddingAccepted', detail);
+  for (const cookie of ref.service.cookies) emit('ccm19CookieAccepted', { ...detail, name: cookie.prefix ? `${cookie.name}*` : cookie.name });
+}
+
+/**
+ * `window.CCM` as CCM19 documents it, over cookieconsent's state (its properties are getters,
+ * so they always tell the current consent), and the `#CCM.…` links. `runningUnasked`: the
+ * services that run without a choice (`enableOnlyInEu`, outside the region), or null: then
+ * `acceptedEmbeddings` and `acceptedCookies` tell them until the visitor chooses (`consent` stays false).
+ */
+export function installCcmApi(
+  config: BannerConfig,
+  locale: () => string,
+  switchLocale: (name: string) => Promise<boolean>,
+  sharing: SharingApi,
+  runningUnasked: () => Set<string> | null = () => null,
+): void {
+  const accepted = () => {
+    if (CookieConsent.validConsent()) return allServices(config).filter(({ service, category }) => CookieConsent.acceptedService(service.id, category));
+    const running = runningUnasked();
+    return running ? allServices(config).filter(({ service }) => running.has(service.id)) : [];
+  };
   const api: CcmApi = {
     get acceptedCookies() {
       return accepted().flatMap(({ service }) => service.cookies.map((cookie) => (cookie.prefix ? `${cookie.name}*` : cookie.name)));
@@ -64,6 +86,10 @@ export function installCcmApi(config: BannerConfig, locale: () => string, switch
     openControlPanel: () => CookieConsent.showPreferences(),
     closeControlPanel: () => CookieConsent.hidePreferences(),
     switchLocale,
+    get crossDomainConsentString() {
+      return sharing.crossDomainConsentString;
+    },
+    navigate: sharing.navigate,
   };
   window.CCM = api;
 

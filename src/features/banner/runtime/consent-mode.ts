@@ -29,10 +29,10 @@ export function setConsentDefaults(): void {
   gtag('consent', 'default', { ...signals([]), wait_for_update: 500 });
 }
 
-/** The signals of the accepted services granted, every other one denied. */
+/** The signals of the accepted services granted, every other one denied; an embedding kept off this page grants nothing here. */
 export function updateConsent(config: BannerConfig, acceptedIds: Set<string>): void {
   const granted = config.categories.flatMap((category) =>
-    category.services.filter((service) => acceptedIds.has(service.id)).flatMap((service) => service.googleConsentMode),
+    category.services.filter((service) => acceptedIds.has(service.id) && !service.offPage).flatMap((service) => service.googleConsentMode),
   );
   gtag('consent', 'update', signals(granted));
 }

@@ -1,6 +1,8 @@
 import * as CookieConsent from 'vanilla-cookieconsent';
 import type { BannerConfig } from '../banner-config.ts';
 import { emit } from './ccm-api.ts';
+import { type Handover, HANDOVER } from './handover.ts';
+import type { PrivacySignal } from './privacy-signals.ts';
 
 /**
  * The record of a visitor's choice, sent to the service's `POST /consent`
@@ -16,7 +18,17 @@ export type ConsentRecord = {
   revision: string;
   locale: string;
   url: string;
+  /** The choice was the browser's Do Not Track or Global Privacy Control, not a click. */
+  signal?: PrivacySignal;
+  /** The theme's `manipulationPrevention` guarded the banner. */
+  manipulationPrevention?: true;
+  /** The IAB strings of the choice, as the TCF and GPP bundles keep them on the handover. */
+  tcString?: string;
+  acString?: string;
+  gppString?: string;
 };
+
+type PrivacyStrings = NonNullable<Handover['privacyStrings']>;
 
 /** What cookieconsent tells about the choice just made (`getUserPreferences()` and the cookie's `consentId`). */
 export type Choice = {
@@ -31,7 +43,14 @@ const CHOICES: readonly string[] = ['all', 'necessary', 'custom'];
 export const RETRY_DELAY_MS = 2000;
 
 /** The record of a choice; null when cookieconsent has no consent id or an unknown accept type (nothing to send). */
-export function consentRecord(config: BannerConfig, choice: Choice, locale: string, url: string): ConsentRecord | null {
+export function consentRecord(
+  config: BannerConfig,
+  choice: Choice,
+  locale: string,
+  url: string,
+  signal?: PrivacySignal | null,
+  strings: PrivacyStrings = {},
+): ConsentRecord | null {
   if (!choice.consentId || !CHOICES.includes(choice.acceptType)) return null;
   const services = Object.keys(choice.acceptedServices).flatMap((category) => choice.acceptedServices[category] ?? []);
   return {
@@ -43,6 +62,11 @@ export function consentRecord(config: BannerConfig, choice: Choice, locale: stri
     revision: config.contentRevision,
     locale,
     url,
+    ...(signal ? { signal } : {}),
+    ...(config.themeModes?.manipulationPrevention ? { manipulationPrevention: true as const } : {}),
+    ...(strings.tcString ? { tcString: strings.tcString } : {}),
+    ...(strings.acString ? { acString: strings.acString } : {}),
+    ...(strings.gppString ? { gppString: strings.gppString } : {}),
   };
 }
 
@@ -102,12 +126,13 @@ export async function sendConsentRecord(endpoint: string, record: ConsentRecord,
  * onChange only), in the locale the banner shows. Nothing when the domain has no
  * `consentRecordUrl`; never throws.
  */
-export function recordChoice(config: BannerConfig, locale: string): void {
+export function recordChoice(config: BannerConfig, locale: string, signal?: PrivacySignal | null): void {
   const endpoint = config.consentRecordUrl;
   if (!endpoint) return;
   try {
     const preferences = CookieConsent.getUserPreferences();
-    const record = consentRecord(config, { ...preferences, consentId: CookieConsent.getCookie('consentId') }, locale, location.href);
+    const choice = { ...preferences, consentId: CookieConsent.getCookie('consentId') };
+    const record = consentRecord(config, choice, locale, location.href, signal, window[HANDOVER]?.privacyStrings);
     if (record) void sendConsentRecord(endpoint, record);
   } catch {
     // As above.

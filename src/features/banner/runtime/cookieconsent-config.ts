@@ -1,4 +1,5 @@
 import type * as CookieConsent from 'vanilla-cookieconsent';
+import { consentCookieDomain } from './consent-sharing.ts';
 import type { BannerConfig, BannerLocale, StoredName } from '../banner-config.ts';
 import { inLocale } from './locale.ts';
 import type { ServiceRef } from './markers.ts';
@@ -63,6 +64,7 @@ export function cookieConsentConfig(config: BannerConfig, locale: string, hooks:
   for (const [name, texts] of Object.entries(config.texts)) {
     translations[name] = name === locale ? translation(config, texts) : () => translation(config, texts);
   }
+  const sharedCookieDomain = consentCookieDomain(config.sharing);
   return {
     mode: 'opt-in',
     // Browsers driven by automation (navigator.webdriver: the service's own scanner, tests,
@@ -78,6 +80,7 @@ export function cookieConsentConfig(config: BannerConfig, locale: string, hooks:
       secure: consent.secure && location.protocol === 'https:',
       sameSite: 'Lax',
       useLocalStorage: consent.storage === 'localStorage',
+      ...(sharedCookieDomain ? { domain: sharedCookieDomain } : {}),
     },
     guiOptions: {
       consentModal: {

@@ -1,4 +1,5 @@
 import type { BannerConfig } from '../banner-config.ts';
+import type { TcfBridge } from './tcf/bridge.ts';
 
 /** The window property on which the bootstrap hands its state to the runtime. */
 export const HANDOVER = '__ccmBanner';
@@ -25,6 +26,23 @@ export type Handover = {
   onLate?: (item: BlockedIframe | HTMLScriptElement) => void;
   /** Blocks the iframes already in the page that are no longer allowed (after an opt-out). */
   reblockIframes(): void;
+  /** `enableOnlyInEu`: whether the visitor is asked (false: outside the region), asked of the service as app.js starts. */
+  region?: Promise<boolean>;
+  /**
+   * Set by the TCF and GPP bundles, kept current by them: the strings that encode the visitor's
+   * present choice in their frameworks. A consent record carries them (consent-record.ts).
+   */
+  privacyStrings?: { tcString?: string; acString?: string; gppString?: string };
+  /** `usPrivacyModel` `opt-out` (gpp-start.ts): whether the visitor is in the United States, asked as app.js starts. */
+  usVisitor?: Promise<boolean>;
+  /** Set by the runtime for the GPP bundle: saves the Do-Not-Sell control's opt-out as a banner choice (us-opt-out.ts). */
+  saveUsOptOut?: () => void;
+  /** TCF domains: whether GDPR applies to the visitor (the region's answer, asked by the bootstrap; true when not known). */
+  gdprApplies?: Promise<boolean>;
+  /** TCF domains: settles when the TCF bundle's script has loaded or failed (bootstrap). */
+  tcfLoaded?: Promise<unknown>;
+  /** Set by the TCF bundle as it runs: its side, once the vendor list and the region are known (null: it cannot work). */
+  tcf?: Promise<TcfBridge | null>;
 };
 
 declare global {

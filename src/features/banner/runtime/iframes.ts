@@ -1,6 +1,7 @@
 import type { BannerConfig } from '../banner-config.ts';
 import { ALLOWED, BLOCKED, PLACEHOLDER } from './attributes.ts';
 import { eraseCookie } from './cookies.ts';
+import { allowHost } from './iframe-hosts.ts';
 import type { BlockedIframe } from './handover.ts';
 import { plainText } from './html-text.ts';
 import type { IframeManager, IframeManagerConfig, IframeManagerService } from './iframemanager-api.ts';
@@ -9,7 +10,10 @@ import { inLocale } from './locale.ts';
 /** The cookie iframemanager keeps per accepted service (it sets it itself). */
 export const iframeManagerCookie = (serviceId: string) => `im_${serviceId}`;
 
-const FALLBACK_TEXTS: Record<string, { text: string; button: string }> = {
+/** The host of the iframe a placeholder stands for. */
+const HOST = 'data-ccm-host';
+
+const FALLBACK_TEXTS: Record<string, { text: string; button: string; always?: string }> = {
   de: { text: 'Dieser Inhalt eines Drittanbieters wurde blockiert.', button: 'Inhalt laden' },
   en: { text: 'This third-party content has been blocked.', button: 'Load content' },
 };
@@ -50,7 +54,8 @@ export function createIframes(config: BannerConfig, locale: string, alwaysAllow:
     return {
       embedUrl: '{data-id}',
       cookie: { name: iframeManagerCookie(serviceId) },
-      languages: { [locale]: { notice: texts.text, loadBtn: texts.button, loadAllBtn: texts.allowAlways } },
+      // Without `appendConsentSwitchToIframes` the notice only loads the one iframe: no "always allow".
+      languages: { [locale]: { notice: texts.text + (texts.details ?? ''), loadBtn: texts.button, loadAllBtn: config.iframes.consentSwitch ? texts.allowAlways : '' } },
     };
   };
 
@@ -75,6 +80,28 @@ export function createIframes(config: BannerConfig, locale: string, alwaysAllow:
     });
   };
 
+  /**
+   * Remembers the host of an iframe the visitor loaded (`rememberIframeConsentPerDomain`, or the
+   * "always show" button) and loads the other placeholders of that host on the page.
+   */
+  let remembering = false;
+  const rememberHost = (src: string, from: Element) => {
+    const host = allowHost(config, src);
+    if (!host || remembering) return;
+    remembering = true;
+    document.querySelectorAll<HTMLElement>(`[${PLACEHOLDER}][${HOST}]`).forEach((box) => {
+      if (box !== from && box.getAttribute(HOST) === host) box.querySelector<HTMLElement>('.c-l-b, .ccm-blocked-iframe button')?.click();
+    });
+    remembering = false;
+  };
+  const markHost = (box: HTMLElement, src: string) => {
+    try {
+      box.setAttribute(HOST, new URL(src, location.href).host.toLowerCase());
+    } catch {
+      // No host: nothing to remember.
+    }
+  };
+
   const managerNotice = (item: BlockedIframe, serviceId: string): boolean => {
     const texts = blockedTexts(serviceId);
     if (!manager || !texts) return false;
@@ -91,6 +118,12 @@ export function createIframes(config: BannerConfig, locale: string, alwaysAllow:
     if (!iframe.hasAttribute('title')) box.setAttribute('data-iframe-title', plainText(texts.title));
     const width = Number.parseInt(iframe.getAttribute('width') ?? '', 10);
     if (width > 0) box.style.width = `${width}px`;
+    markHost(box, item.src);
+    if (config.iframes.rememberHosts) {
+      box.addEventListener('click', (event) => {
+        if (event.target instanceof Element && event.target.closest('.c-l-b')) rememberHost(item.src, box);
+      });
+    }
     iframe.replaceWith(box);
     managed.add(serviceId);
     return true;
@@ -110,11 +143,22 @@ export function createIframes(config: BannerConfig, locale: string, alwaysAllow:
     const button = document.createElement('button');
     button.type = 'button';
     button.innerHTML = texts.button;
-    button.addEventListener('click', () => {
+    const load = (remember: boolean) => {
       box.replaceWith(item.iframe);
       releaseIframe(item.iframe, true);
-    });
+      if (remember) rememberHost(item.src, box);
+    };
+    button.addEventListener('click', () => load(config.iframes.rememberHosts));
     box.append(text, button);
+    if (config.iframes.consentSwitch && texts.always) {
+      const always = document.createElement('button');
+      always.type = 'button';
+      always.className = 'ccm-blocked-iframe__always';
+      always.innerHTML = texts.always;
+      always.addEventListener('click', () => load(true));
+      box.append(always);
+    }
+    markHost(box, item.src);
     item.iframe.replaceWith(box);
   };
 

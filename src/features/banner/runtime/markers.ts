@@ -1,3 +1,4 @@
+import { sharesConsent } from './consent-sharing.ts';
 import type { BannerConfig, BannerService, CategoryKey } from '../banner-config.ts';
 import { onOwnSite } from './site.ts';
 
@@ -7,6 +8,9 @@ const contains = (text: string, markers: string[]) => markers.some((marker) => m
 
 export const allServices = (config: BannerConfig): ServiceRef[] =>
   config.categories.flatMap((category) => category.services.map((service) => ({ service, category: category.key })));
+
+/** Whether what the service claims may load on this page: accepted, and not kept off the page (`offPage`). */
+const allowedHere = (ref: ServiceRef, accepted: Set<string>) => !ref.service.offPage && accepted.has(ref.service.id);
 
 /** Whether the visitor accepted every service the banner offers: only then may scripts no service claims run. */
 export const acceptedEverything = (config: BannerConfig, accepted: Set<string>): boolean =>
@@ -33,8 +37,9 @@ export function scriptHold(config: BannerConfig, accepted: Set<string>, { src, t
   if (contains(source, rules.allowedMarkers)) return null;
   if (contains(source, rules.blockedMarkers)) return { reason: 'always' };
   const claiming = allServices(config).filter((ref) => contains(source, ref.service.scriptMarkers));
-  const refused = claiming.find((ref) => !accepted.has(ref.service.id));
-  if (refused) return { reason: 'service', ref: refused };
+  const refused = claiming.find((ref) => !allowedHere(ref, accepted));
+  // Held without its service's name: neither a consent nor cookieconsent may run it on this page.
+  if (refused) return refused.service.offPage ? { reason: 'always' } : { reason: 'service', ref: refused };
   if (claiming.length > 0 || !rules.blockUnknown || acceptedEverything(config, accepted)) return null;
   if (src === null) return rules.blockInline ? { reason: 'unknown', inline: true } : null;
   if (onOwnSite(src) && !rules.blockFirstParty) return null;
@@ -49,7 +54,8 @@ export function scriptHold(config: BannerConfig, accepted: Set<string>, { src, t
 export function imageHold(config: BannerConfig, accepted: Set<string>, src: string): ServiceRef | 'always' | null {
   if (contains(src, config.scripts.allowedMarkers)) return null;
   if (contains(src, config.scripts.blockedMarkers)) return 'always';
-  return allServices(config).find((ref) => !accepted.has(ref.service.id) && contains(src, [...ref.service.scriptMarkers, ...ref.service.iframeMarkers])) ?? null;
+  const ref = allServices(config).find((candidate) => !allowedHere(candidate, accepted) && contains(src, [...candidate.service.scriptMarkers, ...candidate.service.iframeMarkers]));
+  return ref?.service.offPage ? 'always' : (ref ?? null);
 }
 
 /**
@@ -58,10 +64,14 @@ export function imageHold(config: BannerConfig, accepted: Set<string>, src: stri
  */
 export function iframeVerdict(config: BannerConfig, accepted: Set<string>, src: string): { blocked: boolean; service: ServiceRef | null; listed: boolean } {
   const matching = allServices(config).filter((ref) => contains(src, ref.service.iframeMarkers));
-  const refused = matching.find((ref) => !accepted.has(ref.service.id));
+  const refused = matching.find((ref) => !allowedHere(ref, accepted));
   const listed = contains(src, config.iframes.markers);
+  const off = matching.find((ref) => ref.service.offPage);
+  if (off) return { blocked: true, service: off, listed };
   if (!config.iframes.block) return { blocked: false, service: matching[0] ?? null, listed };
   if (refused) return { blocked: true, service: refused, listed };
   if (matching.length > 0) return { blocked: false, service: matching[0]!, listed };
+  // A page of a site that shares this consent carries the same banner, which guards it in the frame.
+  if (sharesConsent(config, src)) return { blocked: false, service: null, listed };
   return { blocked: config.iframes.mode === 'whitelist' ? !listed : listed, service: null, listed };
 }

@@ -42,6 +42,19 @@ export function createReleaser() {
     },
 
     /**
+     * The `type="text/plain" data-category` scripts of accepted services (the page's own and
+     * those the bootstrap held), which cookieconsent runs only on a consent it keeps: for the
+     * services a visitor gets without one (`enableOnlyInEu`, outside the region).
+     */
+    withoutConsent(accepted: Set<string>, categories: Set<string>) {
+      const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>('script[type="text/plain"][data-category]')).filter((script) => {
+        const service = script.getAttribute('data-service');
+        return categories.has(script.getAttribute('data-category')!) && (service === null || accepted.has(service));
+      });
+      inOrder(scripts, (script) => ({ drop: HELD_SCRIPT_ATTRIBUTES, type: script.getAttribute('data-type') }));
+    },
+
+    /**
      * Scripts no service claims, held by the domain's rules until the visitor accepted
      * everything; inline ones only when `evalInline` (otherwise they run from the next page on).
      */

@@ -22,10 +22,12 @@ export function removeStoredKeys(service: BannerService): void {
   }
 }
 
-/** Erases the first-party cookies no service declares (`deleteUnknownCookies`); never the consent's own. */
-export function eraseUnknownCookies(config: BannerConfig): void {
+/** Erases the first-party cookies no service declares (`deleteUnknownCookies`); never the consent's own. Answers their names. */
+export function eraseUnknownCookies(config: BannerConfig): string[] {
   const services = config.categories.flatMap((category) => category.services);
   const declared = services.flatMap((service) => service.cookies);
   const own = new Set([config.consent.name, ...services.map((service) => iframeManagerCookie(service.id))]);
-  for (const name of cookieNames()) if (!own.has(name) && !matches(name, declared)) eraseCookie(name);
+  const unknown = cookieNames().filter((name) => !own.has(name) && !matches(name, declared));
+  unknown.forEach(eraseCookie);
+  return unknown;
 }

@@ -28,6 +28,20 @@ const cookie = ({ name, storageType = 'cookie', lifetime, en, de, alsoSetBy }: C
 
 /** Google Analytics 4, whose gtag.js sets some of Universal Analytics' cookies too. */
 const GA4_ID = 1;
+/** Google Tag Manager (its preset below), whose conversion linker tag sets Google Ads' `_gcl_*` cookies. */
+const GTM_ID = 3;
+/** YouTube (embeds-and-widgets.ts), whose embedded player sets DoubleClick's `IDE`. */
+const YOUTUBE_ID = 200;
+
+/**
+ * Who else sets Google's conversion-linker cookies (`_gcl_au`, and `_gcl_aw`, `_gcl_gs`, `_gcl_gb`,
+ * `_gcl_dc` after an ad click): Google Tag Manager's conversion linker tag (Tag Manager Help, "About
+ * the conversion linker tag", support.google.com/tagmanager/answer/7549390) and the Google tag
+ * gtag.js of Google Analytics 4 (Analytics Help, "Use Google Analytics to support Google Ads
+ * conversions", support.google.com/analytics/answer/7519794). On a site that shows either, these
+ * cookies are theirs and no evidence of Google Ads or the Marketing Platform.
+ */
+const CONVERSION_LINKERS = [GTM_ID, GA4_ID];
 
 const GOOGLE = 'Google Ireland Limited';
 const GOOGLE_PRIVACY = 'https://policies.google.com/privacy';
@@ -70,7 +84,8 @@ export const analyticsAndAds: Preset[] = [
       }),
     ],
     googleConsentMode: ['analytics_storage'],
-    signals: { scripts: ['googletagmanager.com/gtag/js'], iframes: [] },
+    // gtag.js sends its hits to /g/collect on google-analytics.com (region1.…) or analytics.google.com.
+    signals: { scripts: ['googletagmanager.com/gtag/js'], iframes: [], beacons: ['google-analytics.com/g/collect', 'analytics.google.com/g/collect'] },
   },
   {
     id: 2,
@@ -165,10 +180,11 @@ export const analyticsAndAds: Preset[] = [
     signals: {
       scripts: ['google-analytics.com/analytics.js', 'google-analytics.com/ga.js'],
       iframes: [],
+      beacons: ['google-analytics.com/collect', 'google-analytics.com/j/collect', 'google-analytics.com/r/collect', 'google-analytics.com/__utm.gif'],
     },
   },
   {
-    id: 3,
+    id: GTM_ID,
     name: 'Google Tag Manager',
     vendor: GOOGLE,
     // Not technically necessary: it exists to load and fire the site's measurement and marketing tags.
@@ -262,7 +278,8 @@ export const analyticsAndAds: Preset[] = [
         de: 'Hält fest, dass der Besucher Matomo das Setzen von Cookies erlaubt hat.',
       }),
     ],
-    signals: { scripts: ['matomo.cloud'], iframes: [] },
+    // The tracker posts to matomo.php (piwik.php before Matomo 4) wherever the site hosts Matomo.
+    signals: { scripts: ['matomo.cloud'], iframes: [], beacons: ['/matomo.php', '/piwik.php'] },
   },
   {
     id: 5,
@@ -1387,24 +1404,28 @@ export const analyticsAndAds: Preset[] = [
       cookie({
         name: '_gcl_au',
         lifetime: '90 days',
+        alsoSetBy: CONVERSION_LINKERS,
         en: 'Conversion linker ID that ties later conversions to ad interactions.',
         de: 'Kennung des Conversion-Linkers, die spätere Conversions Anzeigeninteraktionen zuordnet.',
       }),
       cookie({
         name: '_gcl_aw',
         lifetime: '90 days',
+        alsoSetBy: CONVERSION_LINKERS,
         en: 'Stores the click ID (gclid) of a Google Ads click.',
         de: 'Speichert die Klick-ID (gclid) eines Klicks auf eine Google-Anzeige.',
       }),
       cookie({
         name: '_gcl_gs',
         lifetime: '90 days',
+        alsoSetBy: CONVERSION_LINKERS,
         en: 'Stores ad-click information for conversion measurement.',
         de: 'Speichert Informationen zu Anzeigenklicks für die Conversion-Messung.',
       }),
       cookie({
         name: '_gcl_gb',
         lifetime: '90 days',
+        alsoSetBy: CONVERSION_LINKERS,
         en: 'Stores an app-to-web click identifier (gbraid) for attribution.',
         de: 'Speichert eine Klickkennung für App-zu-Web-Zuordnung (gbraid).',
       }),
@@ -1489,6 +1510,12 @@ export const analyticsAndAds: Preset[] = [
       cookie({
         name: 'IDE',
         lifetime: '13 months',
+        // The embedded YouTube player (www.youtube.com/embed) calls googleads.g.doubleclick.net/pagead/id
+        // and loads static.doubleclick.net/instream/ad_status.js for its ads, and those answer with `IDE`
+        // on doubleclick.net: seen in the network panel of any page with a stock YouTube embed; Google
+        // names `IDE` as its ad cookie on sites other than its own ("How Google uses cookies",
+        // policies.google.com/technologies/cookies).
+        alsoSetBy: [YOUTUBE_ID],
         en: 'Third-party ad cookie on doubleclick.net for targeting and measuring ads.',
         de: 'Drittanbieter-Werbecookie auf doubleclick.net zur Ausrichtung und Messung von Anzeigen.',
       }),
@@ -1507,6 +1534,7 @@ export const analyticsAndAds: Preset[] = [
       cookie({
         name: '_gcl_dc',
         lifetime: '90 days',
+        alsoSetBy: CONVERSION_LINKERS,
         en: 'First-party store of Campaign Manager / DV360 click IDs for conversion attribution.',
         de: 'First-Party-Speicher für Klick-IDs aus Campaign Manager / DV360 zur Conversion-Zuordnung.',
       }),
@@ -1559,6 +1587,7 @@ export const analyticsAndAds: Preset[] = [
     signals: {
       scripts: ['connect.facebook.net/en_US/fbevents.js', 'connect.facebook.net/signals/'],
       iframes: [],
+      beacons: ['facebook.com/tr'],
     },
     domains: ['facebook.com'],
   },
@@ -2092,7 +2121,8 @@ export const analyticsAndAds: Preset[] = [
         de: 'Verhindert, dass das Banner im strengen Einwilligungsmodus auf jeder Seite erscheint.',
       }),
     ],
-    signals: { scripts: ['js.hs-scripts.com', 'js.hs-analytics.net'], iframes: [] },
+    // The tracking code's page-view pixel: track.hubspot.com/__ptq.gif (track-eu1.… for EU accounts).
+    signals: { scripts: ['js.hs-scripts.com', 'js.hs-analytics.net'], iframes: [], beacons: ['hubspot.com/__ptq.gif'] },
   },
   {
     id: 101,
