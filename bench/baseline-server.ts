@@ -19,7 +19,7 @@
  * service's extra work, which counts against it.
  *
  * Statements are counted per statement sent, `begin` and `commit` included, as the service's
- * db_statements_total counts them.
+ * consent_config_db_statements_total counts them.
  */
 import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';

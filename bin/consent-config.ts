@@ -8,6 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ClientCreateOptions } from '../src/cli/client-create.ts';
 import { reportFailure } from '../src/cli/errors.ts';
 import type { KeyCreateOptions } from '../src/cli/key-create.ts';
+import type { MigrateOptions } from '../src/cli/migrate.ts';
 import type { ScanCommandOptions } from '../src/cli/scan.ts';
 import type { ScanWorkerOptions } from '../src/cli/scan-worker.ts';
 
@@ -41,7 +42,9 @@ program
 program
   .command('migrate')
   .description('apply pending migrations to the configured database (DATABASE_URL, else embedded PGlite in DATA_DIR)')
-  .action(async () => (await import('../src/cli/migrate.ts')).migrate());
+  .option('--status', 'list applied and pending migrations and change nothing; exit code 3 when some are pending')
+  .option('--dry-run', 'print the SQL of the pending migrations and change nothing')
+  .action(async (options: MigrateOptions) => (await import('../src/cli/migrate.ts')).migrate(options));
 
 program
   .command('scan')

@@ -1,14 +1,19 @@
 /**
  * `npm run prepare` (run by `npm ci` and `npm install`): makes the empty PGlite data directory
  * that first starts on the embedded database copy instead of running initdb
- * (src/db/pglite-template.ts), as a directory and as a tarball. Never fails the install: without
- * it first starts are only slower.
+ * (src/db/pglite-template.ts), as a directory and as a tarball, readable by every user (the
+ * container image makes it as root and runs the service as `node`). Never fails the install:
+ * without it first starts are only slower.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { hasTemplateDir, readTemplate, TEMPLATE_DIR, TEMPLATE_PATH, writeTemplate, writeTemplateDir } from '../src/db/pglite-template.ts';
+import { hasTemplateDir, readTemplate, shareTemplateDir, TEMPLATE_DIR, TEMPLATE_PATH, writeTemplate, writeTemplateDir } from '../src/db/pglite-template.ts';
 
 try {
   if ((await readTemplate()) && (await hasTemplateDir())) {
+    // One made before templates were shared would keep a service running as another user from copying it.
+    await shareTemplateDir().catch((error: unknown) =>
+      console.warn(`could not make the PGlite template readable by every user: ${error instanceof Error ? error.message : String(error)}`),
+    );
     console.log(`PGlite template present: ${TEMPLATE_DIR} (and ${TEMPLATE_PATH})`);
   } else {
     let dump: Blob | undefined;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -13,6 +14,10 @@ const settingsSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Whether the service applies pending migrations at start (0: `consent-config migrate` or a migration Job does; the service waits for it). */
+  MIGRATE_ON_START: z.enum(['0', '1', 'true', 'false']).default('1'),
+  /** With MIGRATE_ON_START=0: how long a start waits for migrations applied elsewhere before it fails. */
+  MIGRATION_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /** Connections the service keeps to a PostgreSQL server (the embedded database always uses one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** How often the connection that hears other instances' changes is checked (see db/change-feed.ts). */
@@ -38,6 +43,8 @@ const settingsSchema = z.object({
   PERMANENT_SCAN_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(525_600).default(1440),
   SCAN_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   CHROME_PATH: z.string().min(1).optional(),
+  /** 0: Chromium runs without its sandbox even when the service is not root (containers that forbid user namespaces). */
+  SCAN_CHROMIUM_SANDBOX: z.enum(['0', '1', 'true', 'false']).default('1'),
   SCAN_PAGE_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
   SCAN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   SCAN_NAVIGATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
@@ -49,6 +56,24 @@ const settingsSchema = z.object({
   SCAN_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(5),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** On SIGTERM: how long the service keeps serving, with /readyz failing, before it stops accepting (a load balancer's time to notice). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /** `consent-config scan-worker` serves /healthz, /readyz and /metrics on this port (0: none). */
+  SCAN_WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The API process also serves GET /metrics, without a key, on this port of HOST (0: none). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Traces go over OTLP/HTTP to `<this>/v1/traces`; unset (and no OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The full address traces are sent to; before OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(255).default('consent-domain-config'),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_always_on'),
+  /** The ratio of the `traceidratio` samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  /** How long spans are gathered before they are sent, in milliseconds. */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).max(600_000).default(5_000),
   CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(395),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -64,6 +89,9 @@ export type Settings = {
   databaseUrl: string | undefined;
   dataDir: string;
   databasePoolSize: number;
+  /** Whether a start applies pending migrations; false: it waits up to `migrationWaitMs` for them to be applied elsewhere. */
+  migrateOnStart: boolean;
+  migrationWaitMs: number;
   /** How often the dedicated listening connection must answer, or is replaced (PostgreSQL servers). */
   listenHeartbeatMs: number;
   publicBaseUrl: string;
@@ -90,6 +118,8 @@ export type Settings = {
     /** Tests and local development only: lets scans reach loopback and private addresses. */
     allowPrivateAddresses: boolean;
     chromePath: string | undefined;
+    /** Whether Chromium keeps its sandbox when the service is not root (as root it cannot). */
+    chromiumSandbox: boolean;
     pageLimit: number;
     totalTimeoutMs: number;
     navigationTimeoutMs: number;
@@ -116,6 +146,13 @@ export type Settings = {
   logFormat: 'json' | 'pretty' | undefined;
   /** How long a shutdown waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number;
+  /** How long after SIGTERM the service still accepts requests while /readyz says it is stopping. */
+  shutdownDelayMs: number;
+  /** The scan worker's health and metrics port; 0: none. */
+  scanWorkerPort: number;
+  /** The API process's port serving only GET /metrics, without a key; 0: none. */
+  metricsPort: number;
+  tracing: TracingSettings;
   /** Days a consent record is kept before the hourly maintenance removes it. */
   consentRetentionDays: number;
   environment: z.infer<typeof settingsSchema>['NODE_ENV'];
@@ -123,14 +160,38 @@ export type Settings = {
   tcfCmp: { id: number | undefined; version: number };
 };
 
+/** OpenTelemetry traces (the standard OTEL_* variables); off without an endpoint. */
+export type TracingSettings = {
+  /** Where spans are POSTed (OTLP/HTTP, JSON); undefined: tracing is off and no OpenTelemetry SDK is loaded. */
+  tracesUrl: string | undefined;
+  serviceName: string;
+  sampler: z.infer<typeof settingsSchema>['OTEL_TRACES_SAMPLER'];
+  /** The share of traces the `traceidratio` samplers keep. */
+  samplerRatio: number;
+  /** How long spans are gathered before a batch is sent. */
+  exportDelayMs: number;
+};
+
 export class SettingsError extends Error {}
+
+/**
+ * The settings that hold a secret. Each may instead be given as `<NAME>_FILE`: the path of a file
+ * holding the value (a mounted Kubernetes or Docker secret), so the secret is not in the
+ * process's environment for everyone who can read it.
+ */
+export const SECRET_SETTINGS = ['DATABASE_URL', 'ADMIN_API_KEY'] as const;
+
+/** Every setting's name, for checks of deployment files. */
+export const SETTING_NAMES: readonly string[] = Object.keys(settingsSchema.shape);
 
 /** Reads and checks the settings; throws one error naming every bad variable. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const fileProblems = readSecretFiles(present);
   const parsed = settingsSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const portClash = parsed.success && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT ? ['METRICS_PORT: must differ from PORT'] : [];
+  if (fileProblems.length > 0 || !parsed.success || portClash.length > 0) {
+    const problems = [...fileProblems, ...portClash, ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`))];
     throw new SettingsError(`invalid settings: ${problems.join('; ')}`);
   }
   const s = parsed.data;
@@ -140,6 +201,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: s.DATABASE_URL,
     dataDir: s.DATA_DIR,
     databasePoolSize: s.DATABASE_POOL_SIZE,
+    migrateOnStart: s.MIGRATE_ON_START === '1' || s.MIGRATE_ON_START === 'true',
+    migrationWaitMs: s.MIGRATION_WAIT_SECONDS * 1000,
     listenHeartbeatMs: s.LISTEN_HEARTBEAT_MS,
     publicBaseUrl: (s.PUBLIC_BASE_URL ?? `http://${formatHost(s.HOST)}:${s.PORT}`).replace(/\/+$/, ''),
     adminApiKey: s.ADMIN_API_KEY,
@@ -153,6 +216,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     scan: {
       allowPrivateAddresses: s.SCAN_ALLOW_PRIVATE_ADDRESSES === '1' || s.SCAN_ALLOW_PRIVATE_ADDRESSES === 'true',
       chromePath: s.CHROME_PATH,
+      chromiumSandbox: s.SCAN_CHROMIUM_SANDBOX === '1' || s.SCAN_CHROMIUM_SANDBOX === 'true',
       pageLimit: s.SCAN_PAGE_LIMIT,
       totalTimeoutMs: s.SCAN_TIMEOUT_MS,
       navigationTimeoutMs: s.SCAN_NAVIGATION_TIMEOUT_MS,
@@ -169,10 +233,48 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: s.LOG_LEVEL,
     logFormat: s.LOG_FORMAT === 'auto' ? undefined : s.LOG_FORMAT,
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: s.SHUTDOWN_DELAY_MS,
+    scanWorkerPort: s.SCAN_WORKER_PORT,
+    metricsPort: s.METRICS_PORT,
+    tracing: {
+      tracesUrl: s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (s.OTEL_EXPORTER_OTLP_ENDPOINT && `${s.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`),
+      serviceName: s.OTEL_SERVICE_NAME,
+      sampler: s.OTEL_TRACES_SAMPLER,
+      samplerRatio: s.OTEL_TRACES_SAMPLER_ARG ?? 1,
+      exportDelayMs: s.OTEL_BSP_SCHEDULE_DELAY,
+    },
     consentRetentionDays: s.CONSENT_RETENTION_DAYS,
     environment: s.NODE_ENV,
     tcfCmp: { id: s.TCF_CMP_ID, version: s.TCF_CMP_VERSION },
   };
+}
+
+/**
+ * Replaces each `<NAME>_FILE` of a secret setting in `present` by `<NAME>` with the file's
+ * content (one trailing line break dropped, as `echo` and editors leave one). The problems name
+ * the variable and the file's error code, never its content.
+ */
+function readSecretFiles(present: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  for (const name of SECRET_SETTINGS) {
+    const path = present[`${name}_FILE`];
+    if (path === undefined) continue;
+    delete present[`${name}_FILE`];
+    if (present[name] !== undefined) {
+      problems.push(`${name}_FILE: set ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    let content: string;
+    try {
+      content = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      continue;
+    }
+    if (content === '') problems.push(`${name}_FILE: ${path} is empty`);
+    else present[name] = content;
+  }
+  return problems;
 }
 
 function formatHost(host: string): string {

@@ -1,5 +1,8 @@
+import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { activeTraceIds } from './kernel/tracing.ts';
+import { SERVICE_VERSION } from './service-version.ts';
 
 export type { Logger };
 
@@ -8,17 +11,20 @@ export type LogFormat = 'json' | 'pretty';
 /**
  * Structured JSON logs, one object per line; `pretty` (the default when writing to a terminal)
  * renders them readable instead. API keys never appear in them: request addresses are redacted
- * by the request logger, and these paths by pino itself.
+ * by the request logger, and these paths by pino itself. Every line names the process (`pid`,
+ * `hostname`, as pino names them, and the service's `version`) and, while a span is active (with
+ * OTEL_EXPORTER_OTLP_ENDPOINT set), its `trace_id` and `span_id`.
  */
 export function createLogger(level: string, format: LogFormat = process.stdout.isTTY ? 'pretty' : 'json'): Logger {
   return pino(
     {
       level,
-      base: undefined,
+      base: { pid: process.pid, hostname: hostname(), version: SERVICE_VERSION },
+      mixin: () => activeTraceIds() ?? {},
       redact: { paths: ['req.headers.authorization', 'apiKey', '*.apiKey', 'key', '*.key'], censor: '[redacted]' },
     },
     format === 'pretty'
-      ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: stdout() })
+      ? pinoPretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,version', destination: stdout() })
       : stdout(),
   );
 }

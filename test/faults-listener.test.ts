@@ -37,7 +37,7 @@ describe.skipIf(unavailable)(`instances whose listener falls silent${unavailable
   /** Connections the process's pool holds (its /metrics): with none, only its listener hears notifications. */
   const poolConnections = async (service: ServiceProcess) => {
     const metrics = await service.request('GET', '/metrics');
-    return Number(/^db_pool_total_connections (\d+)$/m.exec(metrics.text)?.[1]);
+    return Number(/^consent_config_db_pool_total_connections (\d+)$/m.exec(metrics.text)?.[1]);
   };
 
   it('serve another instance’s write within a few heartbeats though the listener of one is frozen', async () => {

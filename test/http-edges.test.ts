@@ -314,7 +314,7 @@ describe('what success answers say besides their body', () => {
     const world = await seedWorld(service);
     const scans = async () => {
       const metrics = await service.raw({ method: 'GET', path: '/metrics' });
-      return [...metrics.text.matchAll(/^scan_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
+      return [...metrics.text.matchAll(/^consent_config_scan_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
     };
     const before = await scans();
     const head = await service.raw({ method: 'HEAD', path: `${world.domain.base}/onboarding/scan` });

@@ -28,15 +28,15 @@ describe('health and readiness', () => {
     expect(answer.body).toEqual({ status: 'ok' });
   });
 
-  it('/readyz checks the database, the migrations and the browser, without a key', { timeout: 60_000 }, async () => {
+  it('/readyz checks the database and the migrations, and the browser as an optional part, without a key', { timeout: 60_000 }, async () => {
     const answer = await service.as(null).rest('GET', '/readyz');
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', browser: 'ok' } });
+    expect(answer.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok' }, optional: { browser: 'ok' } });
   });
 });
 
 describe('readiness of a service whose browser cannot start', () => {
-  it('is 503 naming the browser (the cause only in the log), while the service itself stays alive', { timeout: 60_000 }, async () => {
+  it('is ready, names the browser as an optional part that does not start (the cause only in the log), and its scans answer 503', { timeout: 60_000 }, async () => {
     const logged: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk, _encoding, done) {
@@ -46,17 +46,26 @@ describe('readiness of a service whose browser cannot start', () => {
     });
     const broken = await startTestService({
       logger: pino({ level: 'info' }, sink),
-      scanner: createScanner({ browser: createSharedBrowser({ chromePath: '/nonexistent/chromium' }), policy: async () => ({ refused: 'offline' }) }),
+      // Every address is allowed (nothing listens there): the scan gets as far as launching the browser.
+      scanner: createScanner({ browser: createSharedBrowser({ chromePath: '/nonexistent/chromium' }), policy: async () => ({ address: '127.0.0.1', port: 1 }) }),
     });
     try {
       const answer = await broken.as(null).rest('GET', '/readyz');
-      expect(answer.status).toBe(503);
+      expect(answer.status, answer.text).toBe(200);
       // A public answer: fixed words, no path or driver message of the server.
-      expect(answer.body).toEqual({ status: 'not ready', checks: { database: 'ok', migrations: 'ok', browser: 'does not start' } });
+      expect(answer.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok' }, optional: { browser: 'does not start' } });
       const warning = logged.find((line) => line.check === 'browser');
       expect(warning).toMatchObject({ level: 40, msg: 'readiness: browser does not start' });
       expect(JSON.stringify(warning)).toMatch(/CHROME_PATH \/nonexistent\/chromium/);
       expect((await broken.as(null).rest('GET', '/healthz')).status).toBe(200);
+
+      const domain = await createDomain(broken);
+      const scan = await broken.rest('GET', `${domain.base}/onboarding/scan`);
+      expect(scan.status, scan.text).toBe(503);
+      expect(scan.headers.get('retry-after')).toBe('60');
+      expect(scan.body).toMatchObject({ status: 503, detail: expect.stringMatching(/^the browser does not start/) });
+      // The rest of the API answers as usual.
+      expect((await broken.rest('GET', `${domain.base}/placeholder`)).status).toBe(200);
     } finally {
       await broken.close();
     }
@@ -113,15 +122,15 @@ describe('metrics', () => {
     await service.graphql('{ noSuchField }');
     await service.as(null).raw({ method: 'GET', path: '/docs' });
     const text = (await service.raw({ method: 'GET', path: '/metrics' })).text;
-    expect(text).toMatch(/graphql_rejected_total\{stage="parse"\} [1-9]/);
-    expect(text).toMatch(/graphql_rejected_total\{stage="validate"\} [1-9]/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/graphql",status="200"\} [1-9]/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/docs",status="200"\} [1-9]/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/hosting\/api\/client\/:clientId\/domain\/:domainId\/placeholder",status="200"\} [1-9]/);
-    expect(text).toMatch(/graphql_operation_duration_seconds_count\{type="query",name="ListClients",outcome="ok"\} [1-9]/);
-    expect(text).toMatch(/scan_duration_seconds_count\{outcome="crawl"\} [1-9]/);
-    expect(text).toMatch(/^db_statements_total [1-9]\d*$/m);
-    expect(text).toMatch(/^db_pool_total_connections \d+$/m);
+    expect(text).toMatch(/consent_config_graphql_rejected_total\{stage="parse"\} [1-9]/);
+    expect(text).toMatch(/consent_config_graphql_rejected_total\{stage="validate"\} [1-9]/);
+    expect(text).toMatch(/consent_config_http_request_duration_seconds_count\{method="POST",route="\/graphql",status="200"\} [1-9]/);
+    expect(text).toMatch(/consent_config_http_request_duration_seconds_count\{method="GET",route="\/docs",status="200"\} [1-9]/);
+    expect(text).toMatch(/consent_config_http_request_duration_seconds_count\{method="GET",route="\/hosting\/api\/client\/:clientId\/domain\/:domainId\/placeholder",status="200"\} [1-9]/);
+    expect(text).toMatch(/consent_config_graphql_operation_duration_seconds_count\{type="query",name="ListClients",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/consent_config_scan_duration_seconds_count\{outcome="crawl"\} [1-9]/);
+    expect(text).toMatch(/^consent_config_db_statements_total [1-9]\d*$/m);
+    expect(text).toMatch(/^consent_config_db_pool_total_connections \d+$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
   });
 });

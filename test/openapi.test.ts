@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,12 +8,16 @@ import { CLIENT_FEATURES } from '../src/features/clients/client.contract.ts';
 import { CHROMIUM_FLAGS, findChromium } from '../src/scanner/chromium.ts';
 import {
   buildOpenApiDocument,
+  COMMITTED_SERVER_URL,
   documentedErrors,
   type OpenApiDocument,
   type OpenApiOperation,
   openApiPath,
+  printedOpenApiDocument,
 } from '../src/openapi/document.ts';
+import { PUBLIC_ENDPOINTS } from '../src/openapi/public-endpoints.ts';
 import { openApiSource } from '../src/app/http-app.ts';
+import { createDomain, unknownId } from './support/fixtures.ts';
 import { createOpenApiValidator, type Exchange, OpenApiMismatch } from './support/openapi-validator.ts';
 import { PUBLIC_BASE_URL, startTestService, type TestService } from './support/service.ts';
 
@@ -55,7 +61,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('names the server and both ways to present a key: ?apiKey= and Authorization: Bearer', () => {
-    expect(document.servers).toEqual([{ url: PUBLIC_BASE_URL }]);
+    expect(document.servers.map((server) => server.url)).toEqual([PUBLIC_BASE_URL]);
     expect(document.components.securitySchemes).toEqual({
       apiKey: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'apiKey' }),
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
@@ -63,11 +69,65 @@ describe('GET /openapi.json', () => {
     expect(document.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
   });
 
-  it('has one operation per row of the route table, and no other', () => {
+  it('takes its server from the PUBLIC_BASE_URL setting, never from the Host the request names', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const url = new URL('/openapi.json', service.baseUrl);
+      const headers = { host: 'attacker.example', 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'https' };
+      httpRequest(url, { headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+      }).on('error', reject).end();
+    });
+    expect((JSON.parse(answer) as OpenApiDocument).servers.map((server) => server.url)).toEqual([PUBLIC_BASE_URL]);
+    expect(answer).not.toContain('attacker.example');
+  });
+
+  it('has one operation per row of the route table and per public endpoint, and no other, with unique plain operation ids', () => {
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-    expect(operations).toHaveLength(restRoutes.length);
-    expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(restRoutes.length);
+    expect(operations).toHaveLength(restRoutes.length + PUBLIC_ENDPOINTS.length);
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(operations.length);
+    // Names every client generator keeps as they are: no `.`, `-` or `_`, nothing to rename.
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
     for (const route of restRoutes) expect(operationOf(route), `${route.method} ${route.path}`).toBeDefined();
+    for (const endpoint of PUBLIC_ENDPOINTS) expect(document.paths[endpoint.path]?.[endpoint.method]?.operationId).toBe(endpoint.operationId);
+  });
+
+  it('has an example for every request body, valid against the body schema of the document and the one the service parses with', () => {
+    const validator = createOpenApiValidator(document);
+    const parsers = new Map<string, { safeParse(value: unknown): { success: boolean } }>([
+      ...restRoutes.filter((route) => route.body).map((route) => [`${route.method.toLowerCase()} ${openApiPath(route.path)}`, route.body!] as const),
+      ...PUBLIC_ENDPOINTS.filter((endpoint) => endpoint.body).map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint.body!.schema] as const),
+    ]);
+    let bodies = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!operation.requestBody) continue;
+        bodies++;
+        const where = `${method} ${path}`;
+        for (const [type, { schema, example }] of Object.entries(operation.requestBody.content)) {
+          expect(example, `${where} ${type}`).toBeDefined();
+          expect(validator.schemaErrors(schema, example), `${where} ${type}`).toBeUndefined();
+        }
+        const json = operation.requestBody.content['application/json']!.example;
+        expect(parsers.get(where)?.safeParse(json).success, `${where}: the service takes the example`).toBe(true);
+        const text = operation.requestBody.content['text/plain']?.example;
+        if (text !== undefined) expect(JSON.parse(text as string), where).toEqual(json);
+      }
+    }
+    expect(bodies).toBe(parsers.size);
+    // The examples a body schema carries itself (a component's `examples`) are valid too.
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      for (const example of (schema.examples ?? []) as unknown[]) {
+        expect(validator.schemaErrors({ $ref: `#/components/schemas/${name}` }, example), name).toBeUndefined();
+      }
+    }
+  });
+
+  it('is committed as openapi.json, exactly as the code builds it (with the server at its placeholder address)', async () => {
+    const committed = await readFile(new URL('../openapi.json', import.meta.url), 'utf8').catch(() => 'missing');
+    const built = printedOpenApiDocument(openApiSource(COMMITTED_SERVER_URL));
+    expect(committed === built, 'openapi.json differs from the document the code builds: run `npm run openapi:print`').toBe(true);
   });
 
   it.each(restRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -179,8 +239,45 @@ describe('the harness check against the document', () => {
     ['a path no route has, answered 200', exchange('GET', '/hosting/api/nothing', 200, [])],
     ['a 405 whose Allow differs from the document', exchange('PATCH', '/hosting/api/client', 405, { ...notFound, status: 405 }, { allow: 'GET' })],
     ['a 401 without WWW-Authenticate', exchange('GET', '/hosting/api/client', 401, { type: '/problems/unauthenticated', title: 'Unauthorized', status: 401, detail: 'no' })],
+    ['a readiness answer of another shape', exchange('GET', '/readyz', 200, { status: 'up' })],
+    ['a health answer on a status the probe never sends', exchange('GET', '/healthz', 503, { status: 'ok' })],
+    ['metrics as JSON', exchange('GET', '/metrics', 200, { up: 1 })],
   ])('refuses %s', (_, answer) => {
     expect(() => validator.check(answer)).toThrow(OpenApiMismatch);
+  });
+});
+
+/** Every answer below passes the harness check against the document (test/support/service.ts). */
+describe('the public endpoints answer as the document says', () => {
+  const anyone = () => service.as(null);
+
+  it('/healthz, /readyz, and /metrics for the administrator key only', async () => {
+    expect((await anyone().rest('GET', '/healthz')).status).toBe(200);
+    expect((await anyone().rest('GET', '/readyz')).status).toBe(200);
+    const metrics = await service.raw({ method: 'GET', path: '/metrics' });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect((await anyone().raw({ method: 'GET', path: '/metrics' })).status).toBe(401);
+  });
+
+  it('/app.js: the script of a domain, 304 for a current copy, 400 for a malformed id, 404 for an unknown domain, 405 for a POST', async () => {
+    const domain = await createDomain(service);
+    const script = await anyone().raw({ method: 'GET', path: `/app.js?domain=${domain.domainId}` });
+    expect(script.status).toBe(200);
+    const again = await anyone().raw({ method: 'GET', path: `/app.js?domain=${domain.domainId}`, headers: { 'if-none-match': script.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect((await anyone().raw({ method: 'GET', path: '/app.js?domain=not-an-id' })).status).toBe(400);
+    expect((await anyone().raw({ method: 'GET', path: `/app.js?domain=${unknownId()}` })).status).toBe(404);
+    expect((await anyone().raw({ method: 'POST', path: `/app.js?domain=${domain.domainId}` })).status).toBe(405);
+  });
+
+  it("/consent: the document's example (its domain unknown here) as JSON and as text, a bad record, a GET", async () => {
+    const content = document.paths['/consent']!.post!.requestBody!.content;
+    expect((await anyone().rest('POST', '/consent', content['application/json']!.example)).status).toBe(404);
+    const asText = await anyone().raw({ method: 'POST', path: '/consent', body: content['text/plain']!.example as string, headers: { 'content-type': 'text/plain' } });
+    expect(asText.status).toBe(404);
+    expect((await anyone().rest('POST', '/consent', { choice: 'all' })).status).toBe(400);
+    expect((await anyone().raw({ method: 'GET', path: '/consent' })).status).toBe(405);
   });
 });
 

@@ -61,7 +61,7 @@ export function makeBench(databaseUrl: string, workDir: string) {
       ...proc,
       statements: async () => {
         const text = await (await fetch(`${proc.base}/metrics`, { headers: AUTH })).text();
-        return Number(/^db_statements_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+        return Number(/^consent_config_db_statements_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
       },
     });
   });

@@ -8,6 +8,7 @@ import { createScanQueue } from '../features/scan-jobs/scan-queue.ts';
 import { startScanWorker } from '../features/scan-jobs/scan-worker.ts';
 import { dnsEgressPolicy, type EgressPolicy } from '../scanner/address-policy.ts';
 import type { Scanner } from '../scanner/scan.ts';
+import type { ScanOutcome } from '../features/onboarding/scan-gate.ts';
 
 /**
  * How scans, their findings and webhook deliveries are put together on the job queue — the same
@@ -22,6 +23,7 @@ export function composeScanning({
   pageLimit,
   webhookPolicy = dnsEgressPolicy({ allowPrivate: false }),
   webhookRetryDelaySeconds,
+  observeQueuedScan,
   onError,
 }: {
   orm: MikroORM;
@@ -32,6 +34,8 @@ export function composeScanning({
   /** Where webhook deliveries may connect (default: public addresses only). */
   webhookPolicy?: EgressPolicy;
   webhookRetryDelaySeconds?: number;
+  /** Told how each queued scan this process runs ended, and how long it took (the metrics). */
+  observeQueuedScan?: (outcome: ScanOutcome, seconds: number) => void;
   onError: (error: unknown, what: string) => void;
 }): Scanning {
   const webhooks = createWebhookDeliveries(jobs, {
@@ -48,6 +52,7 @@ export function composeScanning({
     scanner,
     queue: createScanQueue(jobs),
     pageLimit,
+    observeQueued: observeQueuedScan,
     // A scheduled scan's findings are recorded, then its domain gets its compliance pass.
     afterSuccess: async (job) => {
       await findings(job).catch((error: unknown) => onError(error, 'recording the findings of a scan failed'));

@@ -16,6 +16,8 @@ import { authentication } from '../http/authentication.ts';
 import { corsFor, rateLimitBannerMisses, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, rateLimitScriptReports, securityHeaders } from '../http/hardening.ts';
 import { SCRIPT_REPORT_PATH, scriptReportRouter } from '../features/script-findings/script-report.routes.ts';
 import { requestLogging } from '../http/logging.ts';
+import { traceRequests } from '../http/tracing.ts';
+import { tracingEnabled } from '../kernel/tracing.ts';
 import { inSequence } from '../http/in-sequence.ts';
 import { onlyUnder } from '../http/path-gate.ts';
 import { autoCreateRouter } from '../features/banner/auto-create/auto-create.routes.ts';
@@ -53,17 +55,23 @@ export type AppDependencies = {
   services: AppServices;
   metrics: Metrics;
   options: AppOptions;
+  /** True from SIGTERM on (readiness then fails while requests are still served). */
+  stopping?: () => boolean;
 };
 
 /** What the OpenAPI document is made of: the REST table and the features' texts. */
 export const openApiSource = (serverUrl: string): OpenApiSource => ({ serverUrl, routes: restRoutes, features });
 
 /** The whole HTTP surface: health, GraphQL (Yoga + GraphiQL) and the REST compatibility layer. */
-export function buildApp({ orm, logger, services, metrics, options }: AppDependencies): RequestListener {
+export function buildApp({ orm, logger, services, metrics, options, stopping }: AppDependencies): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
+  // The figures the banner and the consent intake keep, read at each scrape.
+  metrics.watch({ banner: services.banner.figures, consents: services.consents.figures });
+  // With tracing on, every request that reaches Express gets its span first (http/tracing.ts).
+  if (tracingEnabled()) app.use(traceRequests);
 
   // The banner first: public, hot, and in need of none of what follows (banner.routes.ts sets its
   // own headers). Its warm loads do not even reach Express (bannerFastPath, below); these routes
@@ -95,7 +103,7 @@ export function buildApp({ orm, logger, services, metrics, options }: AppDepende
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readiness(orm, services.scanner, logger));
+  app.get('/readyz', readiness({ orm, scanner: services.scanner, logger, stopping }));
   // GraphiQL for browsers at GET /graphql, with its assets: public; operations need a key.
   app.use(onlyUnder(['/graphql', '/graphiql/'], graphiql('Consent domain configuration')));
   // The OpenAPI document of the REST layer and its reference page: public, like /healthz.

@@ -4,7 +4,8 @@ import { metricsOf, openServiceDatabase } from './database.ts';
 import { buildServices } from './services.ts';
 import { type Database, redactDatabaseUrl } from '../db/orm.ts';
 import { ensureAdminKey } from '../features/api-keys/admin-key.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { migrationStatus, MigrationsPending, waitForMigrations } from '../db/migration-status.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import type { Scanner } from '../scanner/scan.ts';
 import { buildApp } from './http-app.ts';
@@ -14,6 +15,8 @@ import { type JobQueue, startJobQueue } from '../db/job-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from './background.ts';
 import { dnsEgressPolicy, type RefusalLog } from '../scanner/address-policy.ts';
 import { keepProcessSmall } from './process-memory.ts';
+import { startTracing } from './tracing.ts';
+import { type MetricsServer, startMetricsServer } from '../http/metrics-server.ts';
 import { type DrainableServer, drainableServer } from '../http/drainable-server.ts';
 
 /** The running service. */
@@ -39,6 +42,8 @@ export async function startService(): Promise<ServiceHandle> {
   // A busy port fails the start at once, before the database starts (and before an
   // administrator key is generated and printed for a start that then fails).
   await ensurePortFree(settings);
+  // Before the job queue and the HTTP app, which ask whether it is on (app/tracing.ts).
+  const tracing = await startTracing(settings.tracing);
   // Its browser starts with the first scan.
   const scanner = scannerFromSettings(settings.scan, logRefusal);
   const database = await openServiceDatabase({
@@ -46,12 +51,20 @@ export async function startService(): Promise<ServiceHandle> {
     dataDir: settings.dataDir,
     poolSize: settings.databasePoolSize,
     listenHeartbeatMs: settings.listenHeartbeatMs,
+    migrate: settings.migrateOnStart,
   }).catch(async (error: unknown) => {
     await scanner.close().catch(() => {});
     throw databaseStartupError(error, settings);
   });
+  await schemaAppliedElsewhere(database, settings, logger).catch(async (error: unknown) => {
+    await stopAfterFailedStart(scanner, database);
+    throw error;
+  });
   let http: DrainableServer;
+  let metricsServer: MetricsServer | undefined;
   let services: AppServices | undefined;
+  /** From SIGTERM on: /readyz answers 503 while requests are still served for SHUTDOWN_DELAY_MS. */
+  let stoppingNow = false;
   // The job queue and the work taken from it start beside the HTTP server, not before it.
   let jobsStarting: Promise<JobQueue> | undefined;
   let backgroundStarting: Promise<{ stop(): Promise<void> }> | undefined;
@@ -74,7 +87,7 @@ export async function startService(): Promise<ServiceHandle> {
       url: database.url,
       onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)'),
     }));
-    jobs.catch((error: unknown) => logger.error({ err: error }, 'the job queue could not start: scans cannot be started or queued'));
+    jobs.then((queue) => metrics.watch({ jobs: queue }), (error: unknown) => logger.error({ err: error }, 'the job queue could not start: scans cannot be started or queued'));
     const onBackgroundWorkError = (error: unknown, what: string) => logger.warn({ err: error }, what);
     const scanning = composeScanning({
       orm: database.orm,
@@ -82,8 +95,10 @@ export async function startService(): Promise<ServiceHandle> {
       jobs: () => jobs,
       pageLimit: settings.scan.pageLimit,
       webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses, logRefusal }),
+      observeQueuedScan: metrics.scan,
       onError: onBackgroundWorkError,
     });
+    metrics.watch({ webhooks: scanning.webhooks.outcomes });
     const app = buildApp({
       orm: database.orm,
       logger,
@@ -114,6 +129,7 @@ export async function startService(): Promise<ServiceHandle> {
         development: settings.environment === 'development',
         trustProxy: settings.trustProxy,
       },
+      stopping: () => stoppingNow,
     });
     // The consent records' partition for this month exists before the first record can arrive.
     await services!.consents.ensure();
@@ -121,6 +137,12 @@ export async function startService(): Promise<ServiceHandle> {
     services!.revisions
       .settleLeftovers()
       .catch((error: unknown) => logger.warn({ err: error }, 'the revisions left due at the last stop could not be recorded; the next write of their domains does'));
+    // METRICS_PORT: GET /metrics without a key, on a port of its own.
+    if (settings.metricsPort > 0) {
+      metricsServer = await startMetricsServer({ host: settings.host, port: settings.metricsPort, registry: metrics.registry }).catch((error: NodeJS.ErrnoException) => {
+        throw new StartupError(`METRICS_PORT ${settings.metricsPort} cannot be listened on at ${settings.host} (${error.code ?? error.message}); set METRICS_PORT to a free port, or 0 for none`, { cause: error });
+      });
+    }
     http = drainableServer(app);
     await listen(http.server, settings);
     if (settings.scan.worker) {
@@ -138,7 +160,9 @@ export async function startService(): Promise<ServiceHandle> {
     await services?.banner.close().catch(() => {});
     services?.consents.close();
     services?.revisions.close();
+    await metricsServer?.close();
     await stopAfterFailedStart(scanner, database);
+    await tracing?.stop().catch(() => {});
     throw error;
   }
   const { server } = http;
@@ -146,7 +170,7 @@ export async function startService(): Promise<ServiceHandle> {
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const base = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}`;
   logger.info(
-    { database: database.description, startupMs: Math.round(performance.now() - started) },
+    { database: database.description, startupMs: Math.round(performance.now() - started), ...(metricsServer && { metricsPort: metricsServer.port }), tracing: tracing !== undefined },
     `listening on ${base} (REST under ${base}/hosting/api, GraphQL and GraphiQL at ${base}/graphql)`,
   );
   memory.started();
@@ -154,6 +178,13 @@ export async function startService(): Promise<ServiceHandle> {
   let stopping: Promise<void> | undefined;
   const stop = (fields: { signal?: string }) => {
     stopping ??= (async () => {
+      stoppingNow = true;
+      if (settings.shutdownDelayMs > 0) {
+        // A load balancer (Kubernetes' endpoints) notices the failing readiness and stops sending
+        // new requests; until then they are still answered.
+        logger.info({ ...fields, delayMs: settings.shutdownDelayMs }, 'shutting down: readiness fails now, requests are served until the delay has passed');
+        await new Promise((resolve) => setTimeout(resolve, settings.shutdownDelayMs));
+      }
       logger.info(fields, 'shutting down');
       // Stop accepting; kept-alive connections close as soon as they are idle; requests in
       // flight finish (up to the timeout), then what still runs is cut.
@@ -165,6 +196,7 @@ export async function startService(): Promise<ServiceHandle> {
       }, settings.shutdownTimeoutMs);
       await closed;
       clearTimeout(timeout);
+      await metricsServer?.close();
       // Scans running here end first (within the timeout); the queue hands the others out again.
       await stopBackground(settings.shutdownTimeoutMs);
       await scanner.close();
@@ -174,6 +206,8 @@ export async function startService(): Promise<ServiceHandle> {
       services?.revisions.close();
       await services?.revisions.drain();
       await database.close();
+      // The last spans go out (at most the exporter's timeout when the collector does not answer).
+      await tracing?.stop().catch((error: unknown) => logger.warn({ err: error }, 'the last spans could not be sent'));
       logger.info('stopped');
       logger.flush();
     })();
@@ -189,6 +223,36 @@ export async function startService(): Promise<ServiceHandle> {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   return { base, close: () => stop({}) };
+}
+
+/**
+ * With MIGRATE_ON_START=0 the schema is another process's to migrate (`consent-config migrate`, a
+ * migration Job): the start waits for it, up to MIGRATION_WAIT_SECONDS, not listening meanwhile.
+ * The embedded database is this process's alone, so nobody else could apply them: it fails at once.
+ */
+async function schemaAppliedElsewhere(database: Database, settings: Settings, logger: Logger): Promise<void> {
+  if (settings.migrateOnStart) return;
+  const { unknown } = await migrationStatus(database.orm);
+  if (unknown.length > 0) logger.warn({ migrations: unknown }, 'the database has migrations this version does not know: a newer version applied them');
+  const timeoutMs = database.embedded ? 0 : settings.migrationWaitMs;
+  let lastLogged = 0;
+  try {
+    const waitedFor = await waitForMigrations(database.orm, {
+      timeoutMs,
+      onWaiting: (pending) => {
+        if (Date.now() - lastLogged < 30_000) return;
+        lastLogged = Date.now();
+        logger.info({ pending }, `MIGRATE_ON_START=0: waiting for ${pending.length} pending migration(s) to be applied by \`consent-config migrate\``);
+      },
+    });
+    if (waitedFor > 0) logger.info('the migrations were applied: starting');
+  } catch (error) {
+    if (!(error instanceof MigrationsPending)) throw error;
+    const waited = database.embedded ? 'the embedded database is this process\'s alone' : `waited ${Math.round(timeoutMs / 1000)} s (MIGRATION_WAIT_SECONDS)`;
+    throw new StartupError(`MIGRATE_ON_START=0 and ${error.message}; ${waited}: apply them with \`consent-config migrate\`, or set MIGRATE_ON_START=1`, {
+      cause: error,
+    });
+  }
 }
 
 /** Whether HOST:PORT can be listened on, found by listening there for a moment (the real listen checks again). */

@@ -1,4 +1,4 @@
-import { openServiceDatabase } from '../app/database.ts';
+import { metricsOf, openServiceDatabase } from '../app/database.ts';
 import { loadSettings } from '../config.ts';
 import { workerName } from '../features/scan-jobs/scan-queue.ts';
 import { composeScanning, permanentScanTiming, startBackgroundWork } from '../app/background.ts';
@@ -7,6 +7,8 @@ import { startJobQueue } from '../db/job-queue.ts';
 import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import { CliError } from './errors.ts';
+import { startHealthServer } from '../http/health-server.ts';
+import { startTracing } from '../app/tracing.ts';
 
 export type ScanWorkerOptions = { concurrency?: number };
 
@@ -23,11 +25,41 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
   }
   const logger = createLogger(settings.logLevel, settings.logFormat);
   const logRefusal: RefusalLog = (detail) => logger.info(detail, 'refused a connection of a scan or webhook to a non-public address');
+  // Before the job queue, which asks whether it is on.
+  const tracing = await startTracing(settings.tracing);
   const database = await openServiceDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, poolSize: 2, migrate: false }).catch(
     (error: unknown) => {
       throw new CliError(`cannot reach the database: ${error instanceof Error ? error.message : String(error)}`, 1, { cause: error });
     },
   );
+  let stopping = false;
+  // Its scans, webhook deliveries and the job queue's depth are in it too (below).
+  const metrics = await metricsOf(database);
+  // Probes and scraping (SCAN_WORKER_PORT): ready while the database answers, is migrated, and the worker is not stopping.
+  const health =
+    settings.scanWorkerPort > 0
+      ? await startHealthServer({
+          host: settings.host,
+          port: settings.scanWorkerPort,
+          registry: metrics.registry,
+          checks: async () => ({
+            database: await database.orm.em
+              .fork()
+              .execute('select 1')
+              .then(() => 'ok', () => 'not reachable'),
+            migrations: await database.orm.migrator.getPending().then(
+              (pending) => (pending.length === 0 ? 'ok' : `${pending.length} pending`),
+              () => 'could not be checked',
+            ),
+            worker: stopping ? 'stopping' : 'ok',
+          }),
+        }).catch(async (error: unknown) => {
+          await database.close();
+          throw new CliError(`cannot serve health checks on SCAN_WORKER_PORT ${settings.scanWorkerPort}: ${error instanceof Error ? error.message : String(error)}`, 1, {
+            cause: error,
+          });
+        })
+      : undefined;
   const scanner = scannerFromSettings(settings.scan, logRefusal);
   const worker = workerName();
   const jobs = await startJobQueue({ url: database.url, onError: (error) => logger.warn({ err: error }, 'the job queue failed (it keeps trying)') });
@@ -38,8 +70,10 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
     jobs: async () => jobs,
     pageLimit: settings.scan.pageLimit,
     webhookPolicy: dnsEgressPolicy({ allowPrivate: settings.scan.allowPrivateAddresses, logRefusal }),
+    observeQueuedScan: metrics.scan,
     onError,
   });
+  metrics.watch({ jobs, webhooks: scanning.webhooks.outcomes });
   const concurrency = options.concurrency ?? settings.scan.maxConcurrent;
   const background = await startBackgroundWork({
     orm: database.orm,
@@ -48,16 +82,19 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
     permanentScan: permanentScanTiming(settings.scan.permanentIntervalMinutes),
     onError,
   });
-  logger.info({ worker, concurrency }, 'scan worker running: taking queued scans');
+  logger.info({ worker, concurrency, healthPort: health?.port }, 'scan worker running: taking queued scans');
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  stopping = true;
   logger.info({ signal }, 'scan worker stopping: the scans running here end first');
   await background.stop();
   await jobs.stop(settings.shutdownTimeoutMs);
   await scanner.close();
+  await health?.close();
   await database.close();
+  await tracing?.stop().catch((error: unknown) => logger.warn({ err: error }, 'the last spans could not be sent'));
   logger.info('scan worker stopped');
   logger.flush();
 }

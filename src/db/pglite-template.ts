@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { access, chmod, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
  * from file by file (by the operating system: no byte of it passes through the process's
  * memory), and a tarball, which PGlite loads for a database in memory (`memory://`). Without
  * either a first start simply runs initdb.
+ *
+ * Whoever installs makes the template (root, in the container image) and whoever runs the service
+ * copies it (the image's user `node`): the template is readable by every user (an empty database
+ * holds no secret), and a data directory made from it is its owner's alone, as PostgreSQL's are.
  */
 
 // The installed PGlite (its package.json is not among its exports, so found from its entry point).
@@ -33,7 +37,15 @@ export const readTemplate = (): Promise<Blob | undefined> =>
   readFile(TEMPLATE_PATH).then((bytes) => new Blob([bytes]), () => undefined);
 
 /** Whether the template directory has been made for this PGlite version. */
-export const hasTemplateDir = (): Promise<boolean> => access(join(TEMPLATE_DIR, MADE)).then(() => true, () => false);
+export const hasTemplateDir = (templateDir = TEMPLATE_DIR): Promise<boolean> =>
+  access(join(templateDir, MADE)).then(() => true, () => false);
+
+/** Every entry inside `directory` (not itself; no symbolic links), as a path relative to it. */
+async function entriesWithin(directory: string): Promise<{ path: string; isDirectory: boolean }[]> {
+  return (await readdir(directory, { recursive: true, withFileTypes: true }))
+    .filter((entry) => !entry.isSymbolicLink())
+    .map((entry) => ({ path: relative(directory, join(entry.parentPath, entry.name)), isDirectory: entry.isDirectory() }));
+}
 
 /**
  * Makes `dataDir` (a new, empty directory on disk but for dot-named entries) a copy of the
@@ -43,34 +55,57 @@ export const hasTemplateDir = (): Promise<boolean> => access(join(TEMPLATE_DIR, 
  * PG_VERSION is copied last: a copy cut short is made again at the next start. False when there
  * is no template directory.
  */
-export async function copyTemplate(dataDir: string): Promise<boolean> {
-  if (!(await hasTemplateDir())) return false;
-  await cp(TEMPLATE_DIR, dataDir, {
+export async function copyTemplate(dataDir: string, templateDir = TEMPLATE_DIR): Promise<boolean> {
+  if (!(await hasTemplateDir(templateDir))) return false;
+  // Closed before anything is copied in. A directory someone else made for us (a volume mounted
+  // with another owner, Kubernetes' fsGroup) keeps its mode; the files below are private anyway.
+  await chmod(dataDir, 0o700).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPERM') throw error;
+  });
+  await cp(templateDir, dataDir, {
     recursive: true,
     force: true,
     preserveTimestamps: true,
-    filter: (source) => source !== join(TEMPLATE_DIR, MADE),
+    filter: (source) => source !== join(templateDir, MADE),
   });
-  await cp(join(TEMPLATE_DIR, MADE), join(dataDir, MADE), { force: true, preserveTimestamps: true });
+  // A copy keeps the template's modes, which let every user read.
+  for (const entry of await entriesWithin(templateDir)) {
+    if (entry.path !== MADE) await chmod(join(dataDir, entry.path), entry.isDirectory ? 0o700 : 0o600);
+  }
+  await cp(join(templateDir, MADE), join(dataDir, MADE), { force: true, preserveTimestamps: true });
+  await chmod(join(dataDir, MADE), 0o600);
   return true;
 }
 
 /**
- * Stores the template directory: `make` initialises a data directory in the (new) directory it
- * is given, which is then renamed into place (so a reader never sees half of one).
+ * Makes the template directory readable by every user and writable by its owner only. initdb
+ * leaves some files to their owner alone (pg_logical/replorigin_checkpoint: 0600), which a
+ * service running as another user then cannot copy (EACCES at its first start), and PGlite
+ * leaves the others writable by everyone.
  */
-export async function writeTemplateDir(make: (directory: string) => Promise<void>): Promise<string> {
-  await mkdir(CACHE, { recursive: true });
-  const partial = `${TEMPLATE_DIR}.${process.pid}.partial`;
+export async function shareTemplateDir(templateDir = TEMPLATE_DIR): Promise<void> {
+  await chmod(templateDir, 0o755);
+  for (const entry of await entriesWithin(templateDir)) await chmod(join(templateDir, entry.path), entry.isDirectory ? 0o755 : 0o644);
+}
+
+/**
+ * Stores the template directory: `make` initialises a data directory in the (new) directory it
+ * is given, which is then shared (shareTemplateDir) and renamed into place (so a reader never
+ * sees half of one).
+ */
+export async function writeTemplateDir(make: (directory: string) => Promise<void>, templateDir = TEMPLATE_DIR): Promise<string> {
+  await mkdir(dirname(templateDir), { recursive: true });
+  const partial = `${templateDir}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
   try {
     await make(partial);
-    await rm(TEMPLATE_DIR, { recursive: true, force: true });
-    await rename(partial, TEMPLATE_DIR);
+    await shareTemplateDir(partial);
+    await rm(templateDir, { recursive: true, force: true });
+    await rename(partial, templateDir);
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
-  return TEMPLATE_DIR;
+  return templateDir;
 }
 
 /** Stores the template (written aside and renamed, so a reader never sees half a file). */

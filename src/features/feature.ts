@@ -69,6 +69,8 @@ export type RestRoute = {
   secret?: true;
   /** false: HEAD is refused (405) instead of running the whole GET (a scan) for its headers. */
   head?: false;
+  /** The OpenAPI operation id, where the one derived from method and path would not say it well (src/openapi/document.ts). */
+  operationId?: string;
 };
 
 /** A row, typed: the operation gets the path's parameters and the parsed body, and returns the response schema's type. */
@@ -97,6 +99,7 @@ export function route<
   location?: (params: Params<P>, created: R extends z.ZodType ? z.output<R> : never) => string;
   secret?: true;
   head?: false;
+  operationId?: string;
 }): RestRoute {
   return row as unknown as RestRoute;
 }

@@ -14,6 +14,8 @@ import { createErrorReporter, createMaskError, errorLogging, requestErrorStatus,
 import { graphqlHardening } from './hardening.ts';
 import { jitKeepsConditions } from './jit-conditions.ts';
 import { useVariableProblems } from './variable-errors.ts';
+import { operationTracing } from './tracing.ts';
+import { tracingEnabled } from '../kernel/tracing.ts';
 
 /** Times every operation for the metrics, by type, name and outcome; counts refused documents. */
 const operationMetrics = (metrics: Metrics): Plugin => ({
@@ -64,6 +66,8 @@ export function createGraphqlHandler(
       errorLogging(report),
       requestErrorStatus,
       ...(metrics ? [operationMetrics(metrics)] : []),
+      // While tracing is on: a span per execution, around the resolvers (tracing.ts).
+      ...(tracingEnabled() ? [operationTracing()] : []),
       // Before graphql-jit, which would report them without paths: stops the execution.
       useVariableProblems(),
       // Documents compiled once to JavaScript (and kept as long as their parsed document stays

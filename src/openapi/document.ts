@@ -5,18 +5,21 @@ import { MAX_ITEMS } from '../kernel/contract/fields.ts';
 import { BODY_LIMIT_TEXT } from '../kernel/limits.ts';
 import { problem, type Problem, PROBLEM_TYPE } from '../kernel/problem.ts';
 import type { Feature, RestRoute } from '../features/feature.ts';
+import { PUBLIC_ENDPOINTS, PUBLIC_TAG, type PublicAnswer, type PublicEndpoint } from './public-endpoints.ts';
 
 /**
  * The OpenAPI 3.1 document of the REST layer, generated from the route rows and the contract's
- * zod schemas: schema names come from `.meta({ id })` on the schemas, tags and parameter texts
- * from the features. Nothing in it is a hand-written copy of a payload or a list of resources.
+ * zod schemas: schema names come from `.meta({ id })` on the schemas, request examples from their
+ * `.meta({ examples })`, tags and parameter texts from the features. Nothing in it is a
+ * hand-written copy of a payload or a list of resources. The endpoints outside the hosting API
+ * (app.js, /consent, the probes, the metrics) come from public-endpoints.ts.
  */
 
 export type JsonSchema = { [key: string]: unknown };
 export type OpenApiDocument = {
   openapi: string;
   info: { title: string; version: string; description: string };
-  servers: { url: string }[];
+  servers: { url: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, JsonSchema>;
@@ -37,8 +40,10 @@ export type OpenApiOperation = {
   description?: string;
   tags: string[];
   parameters?: { name: string; in: 'path' | 'query'; required: boolean; description: string; schema: JsonSchema }[];
-  requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { required: true; content: Record<string, { schema: JsonSchema; example: unknown }> };
   responses: Record<string, OpenApiResponse | { $ref: string }>;
+  /** `[]` on an endpoint that takes no key; absent: the document's (a key). */
+  security?: Record<string, string[]>[];
   /** false on a GET whose HEAD is refused (405), because answering it would do the GET's whole work. */
   'x-head'?: false;
 };
@@ -108,26 +113,34 @@ function converter(io: 'input' | 'output') {
 
 const staticSegments = (path: string) => path.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
 
-const pascal = (word: string) => (word === 'apikey' ? 'ApiKey' : word.charAt(0).toUpperCase() + word.slice(1));
+/** A path segment as a part of an identifier: `apikey` → `ApiKey`, `script-findings` → `ScriptFindings`, `evidence.html` → `EvidenceHtml`. */
+const pascal = (segment: string) =>
+  segment === 'apikey' ? 'ApiKey' : segment.split(/[-.]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+
+/** `Embedding` → `Embeddings`; a segment that is a plural already (`bannerWarnings`) stays as it is. */
+const plural = (name: string) => (name.endsWith('s') ? name : `${name}s`);
 
 /** Last path segments that name an action on the object before them, not a collection of it. */
 const ACTIONS = new Set(['diff', 'restore', 'evidence', 'evidence.html']);
 
-/** `createEmbedding`, `listEmbeddings`, `getOnboardingScan`, … from method and path. */
+/** What an operation id may be: a name every client generator keeps as it is. */
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+
+/** `createEmbedding`, `listEmbeddings`, `getConsentEvidenceHtml`, … from method and path, unless the row names its own. */
 function operationIdOf(row: RestRoute): string {
+  if (row.operationId) return row.operationId;
   const segments = staticSegments(row.path);
   const last = segments.at(-1)!;
   if (segments.at(-2) === 'onboarding' || segments.at(-2) === 'consent') return `${row.method.toLowerCase()}${pascal(segments.at(-2)!)}${pascal(last)}`;
   // An action on one object (`/revision/:revisionId/restore`): `restoreRevision`, `getRevisionDiff`.
   if (ACTIONS.has(last) && row.path.endsWith(`/:${segments.at(-2)}Id/${last}`)) {
-    const action = last.replace(/\.(\w+)$/, (_, extension: string) => pascal(extension));
-    return row.method === 'POST' ? `${action}${pascal(segments.at(-2)!)}` : `get${pascal(segments.at(-2)!)}${pascal(action)}`;
+    return row.method === 'POST' ? `${last}${pascal(segments.at(-2)!)}` : `get${pascal(segments.at(-2)!)}${pascal(last)}`;
   }
   const item = row.path.endsWith(`/${last}`) ? 'collection' : 'item';
   const verb = { GET: item === 'item' ? 'get' : 'list', POST: 'create', PUT: item === 'item' ? 'update' : 'replace', DELETE: 'delete' }[
     row.method
   ];
-  return `${verb}${pascal(last)}${item === 'collection' && row.method !== 'POST' ? 's' : ''}`;
+  return `${verb}${item === 'collection' && row.method !== 'POST' ? plural(pascal(last)) : pascal(last)}`;
 }
 
 /** `/a/:x/b` → `/a/{x}/b` */
@@ -176,10 +189,10 @@ const HEADERS: Record<number, OpenApiResponse['headers']> = {
 };
 
 /** The problem+json answer of a status: its `type`, `title` and `status` are those the service sends. */
-function errorResponse(status: number): OpenApiResponse {
+function errorResponse(status: number, description = ERROR_DESCRIPTIONS[status]!): OpenApiResponse {
   const sample = problem(status, '');
   return {
-    description: ERROR_DESCRIPTIONS[status]!,
+    description,
     ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
     content: {
       [PROBLEM_TYPE]: {
@@ -238,6 +251,56 @@ function successHeaders(row: RestRoute): Pick<OpenApiResponse, 'headers'> {
   return Object.keys(headers).length > 0 ? { headers } : {};
 }
 
+/** The example of a request body: the first of its schema's `.meta({ examples })`, which every body schema must have. */
+function exampleOf(schema: z.ZodType, where: string): unknown {
+  const examples = z.globalRegistry.get(schema)?.examples;
+  if (!Array.isArray(examples) || examples.length === 0) throw new Error(`the body of ${where} has no example: give its schema .meta({ examples: [...] })`);
+  return examples[0];
+}
+
+type Converter = ReturnType<typeof converter>;
+
+/** One of the endpoints outside the hosting API, as an operation. */
+function publicOperation(endpoint: PublicEndpoint, requests: Converter, responses: Converter): OpenApiOperation {
+  const where = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+  const answer = (status: number, { description, headers, json, media, problem: isProblem }: PublicAnswer): OpenApiResponse => {
+    if (isProblem) return errorResponse(status, description);
+    return {
+      description,
+      ...(headers
+        ? { headers: Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: header.required ?? false }])) }
+        : {}),
+      ...(json ? { content: { [JSON_TYPE]: { schema: responses.schemaOf(json) } } } : {}),
+      ...(media ? { content: { [media.type]: { schema: media.schema } } } : {}),
+    };
+  };
+  const body = endpoint.body;
+  const example = body && exampleOf(body.schema, where);
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    tags: [PUBLIC_TAG.name],
+    ...(endpoint.caller === 'anyone' ? { security: [] } : {}),
+    ...(endpoint.query ? { parameters: queryParameters(requests.schemaOf(endpoint.query)) } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true as const,
+            content: {
+              [JSON_TYPE]: { schema: requests.schemaOf(body.schema), example },
+              ...(body.asText ? { 'text/plain': { schema: { type: 'string', description: 'The same JSON, as text.' }, example: JSON.stringify(example) } } : {}),
+            },
+          },
+        }
+      : {}),
+    responses: {
+      ...Object.fromEntries(Object.entries(endpoint.responses).map(([status, response]) => [status, answer(Number(status), response)])),
+      ...Object.fromEntries((endpoint.sharedErrors ?? []).map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` }])),
+    },
+  };
+}
+
 // ── the document ─────────────────────────────────────────────────────────────
 
 const packageVersion = (): string =>
@@ -246,8 +309,8 @@ const packageVersion = (): string =>
 const DESCRIPTION = `The REST layer of the consent domain configuration service, with the paths, payloads and
 status codes of CCM19's hosting API. Generated from the service's route table and payload schemas.
 
-**Authentication.** Every request presents an API key, as the query parameter \`apiKey\` or as
-\`Authorization: Bearer …\`. An administrator key reaches every client; a client key reaches only its own
+**Authentication.** Every request to the hosting API presents an API key, as the query parameter \`apiKey\` or as
+\`Authorization: Bearer …\` (the public endpoints say what they take). An administrator key reaches every client; a client key reaches only its own
 client's paths (anything else answers 404, exactly like an id that does not exist).
 
 **Errors** are \`${PROBLEM_TYPE}\` (RFC 9457): \`type\`, \`title\`, \`status\`, \`detail\`, and for a 400 an \`errors\`
@@ -274,11 +337,15 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
 
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
-  const usedStatuses = new Set<number>([405]);
-  for (const row of routes) {
-    const operationId = operationIdOf(row);
+  const takeOperationId = (operationId: string) => {
+    if (!OPERATION_ID.test(operationId)) throw new Error(`operationId ${operationId} is not a plain name (${OPERATION_ID})`);
     if (operationIds.has(operationId)) throw new Error(`operationId ${operationId} is taken twice`);
     operationIds.add(operationId);
+    return operationId;
+  };
+  const usedStatuses = new Set<number>([405]);
+  for (const row of routes) {
+    const operationId = takeOperationId(operationIdOf(row));
     if (row.status !== 204 && !row.response && !row.produces) throw new Error(`${row.method} ${row.path} has no response schema`);
 
     const params = [...row.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
@@ -299,7 +366,14 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
       ...summaryOf(row),
       tags: [row.tag],
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(row.body ? { requestBody: { required: true as const, content: { [JSON_TYPE]: { schema: requests.schemaOf(row.body) } } } } : {}),
+      ...(row.body
+        ? {
+            requestBody: {
+              required: true as const,
+              content: { [JSON_TYPE]: { schema: requests.schemaOf(row.body), example: exampleOf(row.body, `${row.method} ${row.path}`) } },
+            },
+          }
+        : {}),
       ...(row.head === false ? { 'x-head': false as const } : {}),
       responses: {
         [row.status]: {
@@ -316,6 +390,11 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
     };
     (paths[openApiPath(row.path)] ??= {})[row.method.toLowerCase()] = operation;
   }
+  for (const endpoint of PUBLIC_ENDPOINTS) {
+    takeOperationId(endpoint.operationId);
+    endpoint.sharedErrors?.forEach((status) => usedStatuses.add(status));
+    (paths[endpoint.path] ??= {})[endpoint.method] = publicOperation(endpoint, requests, responses);
+  }
 
   for (const id of Object.keys(requests.components)) {
     if (id in responses.components) throw new Error(`schema ${id} is both a request and a response schema`);
@@ -325,8 +404,8 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
   return {
     openapi: '3.1.0',
     info: { title: 'Consent domain configuration service — REST API', version: packageVersion(), description: DESCRIPTION },
-    servers: [{ url: serverUrl }],
-    tags: tags.filter((tag) => usedTags.has(tag.name)),
+    servers: [{ url: serverUrl, description: 'This service, at the address its PUBLIC_BASE_URL setting names.' }],
+    tags: [...tags.filter((tag) => usedTags.has(tag.name)), PUBLIC_TAG],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,
     components: {
@@ -346,7 +425,16 @@ export function buildOpenApiDocument({ serverUrl, routes, features }: OpenApiSou
   };
 }
 
-/** GET /openapi.json: the document, built at the first request and kept. */
+/** The address openapi.json in the repository names as its server: PUBLIC_BASE_URL's default form. */
+export const COMMITTED_SERVER_URL = 'http://localhost:4000';
+
+/** The document as openapi.json in the repository holds it (`npm run openapi:print` writes it; a test compares). */
+export const printedOpenApiDocument = (source: OpenApiSource): string => `${JSON.stringify(buildOpenApiDocument(source), null, 2)}\n`;
+
+/**
+ * GET /openapi.json: the document, built at the first request and kept. Its server is the one
+ * `source` names (the PUBLIC_BASE_URL setting), never the request's Host.
+ */
 export function openApiDocumentHandler(source: OpenApiSource): RequestHandler {
   let body: string | undefined;
   return (_req, res) => {

@@ -1,10 +1,16 @@
 import { access, constants } from 'node:fs/promises';
 import type { Browser, BrowserContext } from 'puppeteer-core';
-import { CHROMIUM_FLAGS, findChromium } from './chromium.ts';
+import { chromiumFlags, findChromium } from './chromium.ts';
 
 export type BrowserOptions = {
   /** CHROME_PATH; unset: found automatically. */
   chromePath?: string | undefined;
+  /**
+   * Chromium's sandbox off even when not root (SCAN_CHROMIUM_SANDBOX=0): for containers that
+   * may not create the user namespaces it is built on (Docker's default seccomp profile, hosts
+   * that restrict unprivileged user namespaces). As root it is always off: Chromium refuses it.
+   */
+  noSandbox?: boolean;
   /** Extra Chromium flags (tests use them for fixture certificates and such). */
   extraArgs?: string[];
   /** Accept any TLS certificate (tests with self-signed fixture sites only). */
@@ -15,6 +21,11 @@ export type BrowserOptions = {
    */
   idleCloseMs?: number;
 };
+
+/** Chromium could not be launched (no binary, a binary that does not run, a sandbox it cannot set up). */
+export class BrowserUnavailable extends Error {
+  override readonly name = 'BrowserUnavailable';
+}
 
 /** The default of `idleCloseMs`: a queue of scans, or the scans an operator starts one after another, share one launch. */
 export const BROWSER_IDLE_CLOSE_MS = 10_000;
@@ -50,20 +61,24 @@ export function createSharedBrowser(options: BrowserOptions = {}): SharedBrowser
   let startedBinary: string | undefined;
 
   const launch = async (): Promise<Browser> => {
-    const binary = await findChromium(options.chromePath);
-    // Loaded with the first launch: a service that never scans does not pay for it at start.
-    const { default: puppeteer } = await import('puppeteer-core');
-    const browser = await puppeteer.launch({
-      executablePath: binary.path,
-      headless: 'shell',
-      args: [...CHROMIUM_FLAGS, ...(options.extraArgs ?? [])],
-      acceptInsecureCerts: options.acceptInsecureCerts ?? false,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    startedBinary = binary.path;
-    return browser;
+    try {
+      const binary = await findChromium(options.chromePath);
+      // Loaded with the first launch: a service that never scans does not pay for it at start.
+      const { default: puppeteer } = await import('puppeteer-core');
+      const browser = await puppeteer.launch({
+        executablePath: binary.path,
+        headless: 'shell',
+        args: [...chromiumFlags({ noSandbox: options.noSandbox }), ...(options.extraArgs ?? [])],
+        acceptInsecureCerts: options.acceptInsecureCerts ?? false,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      startedBinary = binary.path;
+      return browser;
+    } catch (error) {
+      throw new BrowserUnavailable(error instanceof Error ? error.message : String(error), { cause: error });
+    }
   };
 
   const browser = (): Promise<Browser> => {

@@ -84,24 +84,31 @@ async function isLeftBehind(lock: string): Promise<boolean> {
 
 /**
  * Flags for a headless browser on a server. Background networking and component updates are
- * off (they call home, and on closed networks fail noisily); the sandbox is off because the
- * service may run as root in a container.
+ * off (they call home, and on closed networks fail noisily). Chromium's sandbox stays on unless
+ * this process runs as root, where Chromium refuses to start with it, or `noSandbox` asks (a
+ * container whose seccomp profile refuses the user namespaces the sandbox is built on, as
+ * Docker's default does).
  */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  // WebRTC's UDP would go around the egress guard's proxy.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--disable-domain-reliability',
-  '--disable-breakpad',
-  '--mute-audio',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-];
+export function chromiumFlags({ noSandbox = false }: { noSandbox?: boolean } = {}): string[] {
+  return [
+    ...(noSandbox || process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-quic',
+    // WebRTC's UDP would go around the egress guard's proxy.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--disable-domain-reliability',
+    '--disable-breakpad',
+    '--mute-audio',
+    '--use-gl=angle',
+    '--use-angle=swiftshader',
+  ];
+}
+
+/** The flags for this process (the sandbox on unless it runs as root). */
+export const CHROMIUM_FLAGS = chromiumFlags();

@@ -6,7 +6,7 @@ import { createScanner, DEFAULT_SCAN_LIMITS, type Scanner } from './scan.ts';
 /** The scanner as the settings describe it: one shared browser, public addresses only (`logRefusal` hears what a refusal leaves out). */
 export function scannerFromSettings(scan: Settings['scan'], logRefusal?: RefusalLog): Scanner {
   return createScanner({
-    browser: createSharedBrowser({ chromePath: scan.chromePath }),
+    browser: createSharedBrowser({ chromePath: scan.chromePath, noSandbox: !scan.chromiumSandbox }),
     policy: dnsEgressPolicy({ allowPrivate: scan.allowPrivateAddresses, logRefusal }),
     limits: {
       ...DEFAULT_SCAN_LIMITS,

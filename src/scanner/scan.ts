@@ -1,7 +1,7 @@
 import type { BrowserContext, HTTPRequest, HTTPResponse, Page, Protocol } from 'puppeteer-core';
 import { type PostalAddress, extractAddress } from './address.ts';
 import type { EgressPolicy } from './address-policy.ts';
-import type { SharedBrowser } from './browser.ts';
+import { BrowserUnavailable, type SharedBrowser } from './browser.ts';
 import { type ConsentCheck, createConsentChecker } from './compliance.ts';
 import { type RefusedRequest, startEgressGuard } from './egress-guard.ts';
 import { type PageLink, legalPageScore, pickLegalPages } from './legal-pages.ts';
@@ -295,7 +295,10 @@ export function createScanner({
         );
       } catch (error) {
         if (error instanceof ScanError) throw error;
-        // The browser could not start, crashed or lost its connection.
+        if (error instanceof BrowserUnavailable) {
+          throw new ScanError('crawl', `the browser does not start: ${error.message}`, { cause: error });
+        }
+        // The browser crashed or lost its connection.
         throw new ScanError('crawl', `the browser failed: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         await guard.close();

@@ -15,8 +15,8 @@ export type VisitFailure = 'site' | 'refused' | 'crawl';
 /** A visit of a site that failed, and why (ScanError, ConsentCheckError). */
 export abstract class VisitError extends Error {
   readonly failure: VisitFailure;
-  constructor(failure: VisitFailure, message: string) {
-    super(message);
+  constructor(failure: VisitFailure, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.failure = failure;
   }
 }

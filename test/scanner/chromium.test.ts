@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findChromium } from '../../src/scanner/chromium.ts';
+import { chromiumFlags, findChromium } from '../../src/scanner/chromium.ts';
+import { loadSettings } from '../../src/config.ts';
 
 /** Which Chromium a scan runs: CHROME_PATH, else a system browser, else the one inside the npm package. */
 describe('findChromium', () => {
@@ -22,5 +23,16 @@ describe('findChromium', () => {
       expect(found.source).toBe('@sparticuz/chromium');
       expect(existsSync(found.path)).toBe(true);
     }
+  });
+});
+
+describe('the sandbox flag', () => {
+  it('keeps Chromium sandboxed unless the process is root or SCAN_CHROMIUM_SANDBOX=0 turns it off', () => {
+    const root = process.getuid?.() === 0;
+    expect(chromiumFlags().includes('--no-sandbox')).toBe(root);
+    expect(chromiumFlags({ noSandbox: true })).toContain('--no-sandbox');
+    expect(loadSettings({}).scan.chromiumSandbox).toBe(true);
+    expect(loadSettings({ SCAN_CHROMIUM_SANDBOX: '0' }).scan.chromiumSandbox).toBe(false);
+    expect(() => loadSettings({ SCAN_CHROMIUM_SANDBOX: 'off' })).toThrow(/SCAN_CHROMIUM_SANDBOX/);
   });
 });

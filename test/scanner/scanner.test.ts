@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../src/features/catalog/catalog.ts';
 import { recogniseServices } from '../../src/features/onboarding/recognise.ts';
 import { dnsEgressPolicy } from '../../src/scanner/address-policy.ts';
-import { createSharedBrowser, type SharedBrowser } from '../../src/scanner/browser.ts';
+import { BrowserUnavailable, createSharedBrowser, type SharedBrowser } from '../../src/scanner/browser.ts';
 import { createScanner, DEFAULT_SCAN_LIMITS, ScanError, type ScanFindings, type ScanLimits, type VisitedPage } from '../../src/scanner/scan.ts';
 import { type FixtureWebsites, startFixtureWebsites } from '../fixtures/websites.ts';
 
@@ -362,7 +362,8 @@ describe('failures', () => {
     const broken = createScanner({ browser: createSharedBrowser({ chromePath: '/nonexistent/chromium' }), policy: sites.policy, limits });
     const error = await scanFailure('http://www.shop.test/', broken);
     expect(error.failure).toBe('crawl');
-    expect(error.message).toMatch(/the browser failed: CHROME_PATH \/nonexistent\/chromium is not an executable/);
+    expect(error.message).toMatch(/the browser does not start: CHROME_PATH \/nonexistent\/chromium is not an executable/);
+    expect(error.cause).toBeInstanceOf(BrowserUnavailable);
   });
 
   it('fails with a crawl error when nothing listens at the address', async () => {

@@ -27,7 +27,7 @@ export const createdApiKeyFields = fieldList({
   },
 });
 
-export const apiKeyCreate = createSchema(apiKeyFields).meta({ id: 'ApiKeyCreate' });
+export const apiKeyCreate = createSchema(apiKeyFields).meta({ id: 'ApiKeyCreate', examples: [{ name: 'Shop deployment' }] });
 /** As listed: the key itself is never shown again after it was created. */
 export const apiKeyResponse = responseSchema(apiKeyFields).meta({ id: 'ApiKey' });
 export const createdApiKeyResponse = responseSchema(createdApiKeyFields).meta({ id: 'CreatedApiKey' });

@@ -15,10 +15,10 @@ export const apiKeyRoutes = [
   route({ tag: TAG, method: 'GET', path: `${CLIENT_PATH}/apikey`, summary: 'Read all API keys (prefix only)',
     response: z.array(apiKeyResponse),
     operation: (ctx, p) => apiKeys.listApiKeys(ctx, p.clientId), status: 200, errors: [404] }),
-  route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey/:keyId`, summary: 'Revoke API key (a client key: only itself and the keys it created)',
+  route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey/:keyId`, operationId: 'revokeApiKey', summary: 'Revoke API key (a client key: only itself and the keys it created)',
     operation: (ctx, p) => apiKeys.revokeApiKey(ctx, p), status: 204, errors: [403, 404] }),
   // Not in CCM19's API (none of these routes is): for a leaked key, every other key revoked at once.
-  route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey`,
+  route({ tag: TAG, method: 'DELETE', path: `${CLIENT_PATH}/apikey`, operationId: 'revokeOtherApiKeys',
     summary: "Revoke every API key of the client but the one asking (extension, after a leak; the administrator: every key; a key made by another key: 403)",
     response: revokedApiKeys,
     operation: (ctx, p) => apiKeys.revokeOtherApiKeys(ctx, p.clientId), status: 200, errors: [403, 404] }),

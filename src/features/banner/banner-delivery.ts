@@ -83,8 +83,13 @@ export type BannerDelivery = {
   counter: DisplayCounter;
   /** Whether a visitor is asked at all, for domains that ask only in the EU (`enableOnlyInEu`). */
   region: VisitorRegion;
+  /** Counts for the metrics, read when they are scraped. */
+  figures: BannerFigures;
   close(): Promise<void>;
 };
+
+/** Banner scripts built (a domain's configuration in one locale) and sent (app.js answered with a script, 200 or 304). */
+export type BannerFigures = { builds: number; loads: number };
 
 export type BannerDeliveryOptions = {
   orm: MikroORM;
@@ -152,6 +157,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     sizeCalculation: (entry) => Math.max(1, entry.size),
   });
   const building = new Map<string, Promise<DomainEntry | null>>();
+  const figures: BannerFigures = { builds: 0, loads: 0 };
   const read = options.read ?? ((domainId: string) => readPublishedConfiguration(options.orm, options.services(), domainId));
   /**
    * Ids asked for that name no domain: asked again, they cost no query (a flood of made-up ids
@@ -325,6 +331,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
       const readable = !published.domain.frontendWidgetMinifyCode;
       const text = idle ? IDLE_SCRIPT : appScript(await loadBundles(), config, `${options.publicBaseUrl}${(await runtime()).path}`, readable);
       script = { ...asset(text), clientId: published.clientId, domainId, cacheable: published.domain.frontendWidgetCache, privacySignals: !idle && config.privacySignals === true };
+      figures.builds++;
       entry.scripts.set(locale, script);
       entry.size += script.body.length + script.gzip.length;
       // Re-set so the cache accounts for the grown entry (only if it is still the current one).
@@ -362,6 +369,7 @@ export function createBannerDelivery(options: BannerDeliveryOptions): BannerDeli
     },
     counter: options.counter,
     region: options.region ?? visitorRegion(),
+    figures,
     async close() {
       unsubscribe();
       await options.counter.close();

@@ -3,6 +3,7 @@ import express from 'express';
 import { isId } from '../../kernel/ids.ts';
 import { invalid, notFound } from '../../kernel/errors.ts';
 import { problem, PROBLEM_TYPE } from '../../kernel/problem.ts';
+import { traceIncoming } from '../../kernel/tracing.ts';
 import {
   type Asset,
   type BannerDelivery,
@@ -89,6 +90,7 @@ export function bannerRouter(delivery: BannerDelivery, rateLimit: express.Reques
     const script = await delivery.script(domainId, lang);
     if (!script) throw notFound(`domain ${domainId}`);
     delivery.counter.count(script.clientId, script.domainId, req);
+    delivery.figures.loads++;
     sendBanner(req, res, script);
   });
   router.get(`${RUNTIME_PREFIX}:file`, async (req, res) => {
@@ -157,6 +159,9 @@ export function bannerQuery(query: string): { domain: string; lang: string | nul
 /** `text` in lower case (the same string when it has no upper-case letter, as ids mostly do not). */
 const lowerCase = (text: string) => (/[A-Z]/.test(text) ? text.toLowerCase() : text);
 
+/** The route a span of a banner load names. */
+const bannerRoute = () => '/app.js';
+
 /**
  * The banner's hot path, in front of Express: a load of a known domain's banner, or of the
  * runtime, is answered straight from memory without the framework's routing, and when the banner
@@ -172,6 +177,7 @@ export function bannerFastPath(
 ): RequestListener {
   const sendBannerOf = (req: IncomingMessage, res: ServerResponse, started: number, script: BannerScript | StaleBannerScript) => {
     delivery.counter.count(script.clientId, script.domainId, req);
+    delivery.figures.loads++;
     sendBanner(req, res, script);
     served(req.method!, '/app.js', res.statusCode, (performance.now() - started) / 1000);
   };
@@ -185,9 +191,12 @@ export function bannerFastPath(
       const warm = delivery.cached(query.domain, query.lang);
       if (warm) return sendBannerOf(req, res, started, warm);
       if (!isId(query.domain)) return void fallback(req, res);
-      delivery.script(query.domain, query.lang).then(
-        (script) => (script ? sendBannerOf(req, res, started, script) : fallback(req, res)),
-        () => fallback(req, res),
+      // Not in memory: a load that reads the database gets a span while tracing is on (a warm one never does).
+      traceIncoming(req, res, bannerRoute, () =>
+        delivery.script(query.domain, query.lang).then(
+          (script) => (script ? sendBannerOf(req, res, started, script) : fallback(req, res)),
+          () => fallback(req, res),
+        ),
       );
       return;
     }

@@ -168,8 +168,22 @@ export const clientCreate = createSchema(clientFields)
     // Reported beside the other fields' problems, not only once they are right.
     when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
   })
-  .meta({ id: 'ClientCreate' });
-export const clientUpdate = updateSchema(clientFields).meta({ id: 'ClientUpdate' });
+  .meta({
+    id: 'ClientCreate',
+    examples: [
+      {
+        username: 'example-gmbh',
+        password: 'a long passphrase of my own',
+        emailAddress: 'webmaster@example.org',
+        firstName: 'Erika',
+        lastName: 'Mustermann',
+        company: 'Example GmbH',
+        active: true,
+        domainMaxCount: 5,
+      },
+    ],
+  });
+export const clientUpdate = updateSchema(clientFields).meta({ id: 'ClientUpdate', examples: [{ company: 'Example AG', domainMaxCount: 10 }] });
 /** A client as the service sends it: every field but the password, defaults filled in. */
 export const clientResponse = responseSchema(clientFields).meta({ id: 'Client' });
 

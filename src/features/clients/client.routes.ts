@@ -10,14 +10,16 @@ const TAG = CLIENTS_TAG.name;
 const CLIENT_SEARCH_PATH = '/hosting/api/clientgetid/:searchTerm';
 
 export const clientRoutes = [
-  route({ tag: TAG, method: 'POST', path: CLIENTS_PATH, summary: 'Create client', body: clientCreate,
+  // Not `createClient`: generated clients import a function of that name (openapi-fetch,
+  // @hey-api/openapi-ts), and an operation named so would clash with it.
+  route({ tag: TAG, method: 'POST', path: CLIENTS_PATH, summary: 'Create client', body: clientCreate, operationId: 'addClient',
     response: clientResponse,
     operation: (ctx, _, body) => clients.createClient(ctx, body), status: 201, errors: [400, 404, 409],
     location: (_, client) => `${CLIENTS_PATH}/${client.id}` }),
   route({ tag: TAG, method: 'GET', path: CLIENTS_PATH, summary: 'Read all clients',
     response: z.array(clientListItem),
     operation: (ctx) => clients.listClients(ctx), status: 200, errors: [] }),
-  route({ tag: TAG, method: 'GET', path: CLIENT_SEARCH_PATH, summary: 'Find client by username or e-mail address',
+  route({ tag: TAG, method: 'GET', path: CLIENT_SEARCH_PATH, summary: 'Find client by username or e-mail address', operationId: 'findClient',
     response: clientResponse,
     operation: (ctx, p) => clients.findClient(ctx, p.searchTerm), status: 200, errors: [404] }),
   route({ tag: TAG, method: 'GET', path: CLIENT_PATH, summary: 'Read client',

@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ConsentCheckError, type ConsentCheck } from '../../scanner/compliance.ts';
 import type { Scanner } from '../../scanner/scan.ts';
+import { inSpan } from '../../kernel/tracing.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import type { Embedding } from '../embeddings/embedding.contract.ts';
 import { readRevisions } from '../revisions/revision-store.ts';
@@ -47,7 +48,9 @@ export async function runComplianceScan({ orm, scanner, worker, afterSuccess, on
   const scan = await claimComplianceScan(em, id, worker);
   if (!scan) return undefined;
   try {
-    const check = await scanner.checkConsent(scan.url);
+    const check = await inSpan('consent check', { attributes: { 'compliance_scan.id': id, 'scan.domain_id': scan.domainId, 'url.full': scan.url } }, () =>
+      scanner.checkConsent(scan.url),
+    );
     const tested = await testedConfiguration(em, scan.domainId, check);
     const result = complianceResultOf(check, tested.embeddings, await loadCatalog(em));
     await finishComplianceScan(em, id, { result, revision: tested.hash, revisionNumber: tested.number });

@@ -11,7 +11,7 @@ export const COMPLIANCE_TAG = {
 const TAG = COMPLIANCE_TAG.name;
 
 export const complianceScanRoutes = [
-  route({ tag: TAG, method: 'POST', path: `${DOMAIN_PATH}/complianceScan`, summary: 'Start a compliance scan (answers at once; it runs on a worker)',
+  route({ tag: TAG, method: 'POST', path: `${DOMAIN_PATH}/complianceScan`, operationId: 'startComplianceScan', summary: 'Start a compliance scan (answers at once; it runs on a worker)',
     response: complianceScanResponse,
     operation: (ctx, p) => compliance.startComplianceScan(ctx, p), status: 201, errors: [404, 409, 503],
     location: (p, scan) => `${domainAddress(p)}/complianceScan/${scan.id}` }),

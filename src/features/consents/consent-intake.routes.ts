@@ -62,6 +62,7 @@ export function consentIntakeRouter(orm: MikroORM, maintenance: ConsentMaintenan
       return storeConsentRecord(orm, intake, seen);
     });
     if (!receipt) throw notFound(`domain ${intake.domain}`);
+    maintenance.figures.recordsStored++;
     res.status(201).json(receipt);
   });
   router.all('/consent', (req, res) => {

@@ -28,7 +28,7 @@ export const consentLogRoutes = [
     summary: `Count consent records per day (every UTC day of the range, oldest first, with zeros; at most ${MAX_COUNT_DAYS} days)`,
     query: consentCountQuery, response: consentDayCounts,
     operation: (ctx, p, _, query) => consents.countConsents(ctx, p, query), status: 200, errors: [400, 404] }),
-  route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/consent/export`,
+  route({ tag: TAG, method: 'GET', path: `${DOMAIN_PATH}/consent/export`, operationId: 'exportConsents',
     summary: 'Export consent records as CSV (newest first, streamed as an attachment; cells that a spreadsheet would read as a formula start with an apostrophe)',
     query: consentExportQuery, produces: 'text/csv', head: false,
     operation: (ctx, p, _, query) => consents.exportConsents(ctx, p, query), status: 200, errors: [400, 404] }),

@@ -15,6 +15,8 @@ export type ConsentMaintenance = {
   close(): void;
   /** What the intake checks records against, kept for the process and read again on the domains' changes. */
   revisions: RecordableRevisions;
+  /** Consent records the intake stored, for the metrics (read when they are scraped). */
+  figures: { recordsStored: number };
 };
 
 export function createConsentMaintenance(
@@ -36,5 +38,5 @@ export function createConsentMaintenance(
   run();
   const timer = setInterval(run, everyMs);
   timer.unref();
-  return { ensure, close: () => clearInterval(timer), revisions: new RecordableRevisions(changes) };
+  return { ensure, close: () => clearInterval(timer), revisions: new RecordableRevisions(changes), figures: { recordsStored: 0 } };
 }

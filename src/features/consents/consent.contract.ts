@@ -70,7 +70,21 @@ export const consentIntake = z
       `The string of the IAB Global Privacy Platform the banner wrote for this choice (at most ${MAX_GPP_STRING} characters). Absent: the banner did not speak GPP.`,
     ),
   })
-  .meta({ id: 'ConsentIntake' });
+  .meta({
+    id: 'ConsentIntake',
+    examples: [
+      {
+        domain: '0193a1b2-7c4d-7e5f-8a9b-0c1d2e3f4a5b',
+        consentId: '6f1c2d3e-4b5a-4c6d-9e8f-7a6b5c4d3e2f',
+        choice: 'custom',
+        categories: ['necessary', 'analytics'],
+        services: ['0193a1b2-7c4d-7e5f-8a9b-1c2d3e4f5a6b'],
+        revision: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+        locale: 'de_DE',
+        url: 'https://www.example.org/shop/',
+      },
+    ],
+  });
 
 export type ConsentIntake = z.infer<typeof consentIntake>;
 

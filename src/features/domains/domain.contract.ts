@@ -210,8 +210,11 @@ export const domainFields = fieldList({
   ),
 });
 
-export const domainCreate = createSchema(domainFields).meta({ id: 'DomainCreate' });
-export const domainUpdate = updateSchema(domainFields).meta({ id: 'DomainUpdate' });
+export const domainCreate = createSchema(domainFields).meta({
+  id: 'DomainCreate',
+  examples: [{ name: 'https://www.example.org/', country: 'DE', locales: ['de_DE', 'en_US'] }],
+});
+export const domainUpdate = updateSchema(domainFields).meta({ id: 'DomainUpdate', examples: [{ consentCookieLifetime: 180, declineButtonEnforced: true }] });
 /** A domain as the service sends it: the bare host in `name`, its path and whole address beside it. */
 export const domainResponse = responseSchema(domainFields).meta({ id: 'Domain' });
 

@@ -37,8 +37,11 @@ export const assetFields = fieldList({
   },
 });
 
-export const assetCreate = createSchema(assetFields).meta({ id: 'EmbeddingAssetCreate' });
-export const assetUpdate = updateSchema(assetFields).meta({ id: 'EmbeddingAssetUpdate' });
+export const assetCreate = createSchema(assetFields).meta({
+  id: 'EmbeddingAssetCreate',
+  examples: [{ name: '_ga', lifetime: '2 years', description: 'Tells visitors apart for the statistics.' }],
+});
+export const assetUpdate = updateSchema(assetFields).meta({ id: 'EmbeddingAssetUpdate', examples: [{ lifetime: '13 months' }] });
 /** An asset as the service sends it: every field, defaults filled in. */
 export const assetResponse = responseSchema(assetFields).meta({ id: 'EmbeddingAsset' });
 

@@ -117,8 +117,20 @@ export const embeddingFields = fieldList({
   },
 });
 
-export const embeddingCreate = createSchema(embeddingFields).meta({ id: 'EmbeddingCreate' });
-export const embeddingUpdate = updateSchema(embeddingFields).meta({ id: 'EmbeddingUpdate' });
+export const embeddingCreate = createSchema(embeddingFields).meta({
+  id: 'EmbeddingCreate',
+  examples: [
+    {
+      name: 'YouTube',
+      purpose: '6cd2721',
+      vendor: 'Google Ireland Limited',
+      privacyPolicyUrl: 'https://policies.google.com/privacy',
+      iframeMarkers: ['youtube.com/embed', 'youtube-nocookie.com/embed'],
+      assets: [{ name: 'VISITOR_INFO1_LIVE', lifetime: '6 months', description: 'Estimates the bandwidth.' }],
+    },
+  ],
+});
+export const embeddingUpdate = updateSchema(embeddingFields).meta({ id: 'EmbeddingUpdate', examples: [{ active: false }] });
 /** An embedding as the service sends it: every field, defaults filled in, with its assets. */
 export const embeddingResponse = responseSchema(embeddingFields).meta({ id: 'Embedding' });
 

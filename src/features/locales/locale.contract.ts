@@ -130,8 +130,11 @@ export const localeFields = fieldList({
   purposeDescriptions: purposeTexts('What each purpose means, for visitors'),
 });
 
-export const localeCreate = createSchema(localeFields).meta({ id: 'LocaleCreate' });
-export const localeUpdate = updateSchema(localeFields).meta({ id: 'LocaleUpdate' });
+export const localeCreate = createSchema(localeFields).meta({
+  id: 'LocaleCreate',
+  examples: [{ name: 'fr_FR', widgetTitle: 'Votre vie privée', widgetFullConsentButtonText: 'Tout accepter', widgetDeclineButtonText: 'Refuser' }],
+});
+export const localeUpdate = updateSchema(localeFields).meta({ id: 'LocaleUpdate', examples: [{ widgetTitle: 'Cookies et vie privée' }] });
 /** A locale as the service sends it: every text filled in. */
 export const localeResponse = responseSchema(localeFields).meta({ id: 'Locale' });
 

@@ -36,7 +36,7 @@ export const onboardingPresetList = list(
     if (seen.has(item.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `repeats the preset id ${item.id}` });
     seen.add(item.id);
   });
-});
+}).meta({ examples: [[{ id: 1 }, { id: 200, active: true }]] });
 
 export const ONBOARDING_STORAGE_TYPES = ['cookie', 'localStorage', 'sessionStorage'] as const;
 
@@ -65,6 +65,13 @@ export const onboardingCookieList = list(
 ).meta({
   description:
     'Recognised names go to the embedding of their service (created or extended); the rest to one inactive "Unrecognised cookies" embedding (purpose other). Names are recognised by the catalog (exact names before patterns) and, for items that carry a `domain`, by the domain they were set on.',
+  examples: [
+    [
+      { name: '_ga', storageType: 'cookie' },
+      { name: '_fbp', storageType: 'cookie', domain: '.example.org' },
+      { name: 'fr', storageType: 'cookie', domain: '.facebook.com' },
+    ],
+  ],
 });
 
 export type OnboardingPreset = z.infer<typeof onboardingPresetList>[number];
@@ -124,7 +131,16 @@ export const onboardingLegalFindings = z
     imprintUrl: foundUrl('The imprint page: fills {Firma_Impressum}.'),
     privacyPolicyUrl: foundUrl('The privacy policy page: fills {Firma_Datenschutz}.'),
   })
-  .meta({ id: 'OnboardingLegalFindings' });
+  .meta({
+    id: 'OnboardingLegalFindings',
+    examples: [
+      {
+        address: { company: 'Example GmbH', street: 'Musterstraße 1', zipCode: '10115', city: 'Berlin' },
+        imprintUrl: 'https://www.example.org/impressum',
+        privacyPolicyUrl: 'https://www.example.org/datenschutz',
+      },
+    ],
+  });
 
 export type OnboardingLegalFindings = z.output<typeof onboardingLegalFindings>;
 

@@ -5,6 +5,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import type { JobQueue } from '../../db/job-queue.ts';
 import { newId } from '../../kernel/ids.ts';
+import { inSpan, outgoingTraceHeaders } from '../../kernel/tracing.ts';
 import type { EgressPolicy } from '../../scanner/address-policy.ts';
 import { signatureHeaders } from './webhook-signature.ts';
 
@@ -19,7 +20,15 @@ export type WebhookDeliveries = {
   send(clientId: string, event: WebhookEvent): Promise<void>;
   /** Delivers queued events from this process. */
   work(): Promise<void>;
+  /** How this process's deliveries ended, for the metrics (read when they are scraped). */
+  outcomes: Record<WebhookOutcome, number>;
 };
+
+/**
+ * `delivered`: answered 2xx; `failed`: another answer or none (tried again); `refused`: an address
+ * deliveries may not reach (not tried again); `no_webhook`: the client's webhook was removed since.
+ */
+export type WebhookOutcome = 'delivered' | 'failed' | 'refused' | 'no_webhook';
 
 export type WebhookEvent = { id: string; type: string; occurredAt: string; data: unknown };
 
@@ -67,19 +76,49 @@ export function createWebhookDeliveries(
       return boss;
     })());
 
+  const outcomes: Record<WebhookOutcome, number> = { delivered: 0, failed: 0, refused: 0, no_webhook: 0 };
+
   async function deliver({ clientId, event }: DeliveryMessage): Promise<void> {
     const [webhook] = await orm.em.fork().execute<{ url: string; secret: string }[]>(`select "url", "secret" from "webhook" where "client_id" = ?`, [clientId]);
-    if (!webhook) return; // removed since: nobody to tell
+    if (!webhook) {
+      outcomes.no_webhook++;
+      return; // removed since: nobody to tell
+    }
     const body = JSON.stringify(event);
-    const headers = { 'content-type': 'application/json', 'user-agent': 'consent-domain-config-webhooks', ...signatureHeaders(webhook.secret, event.id, Math.floor(Date.now() / 1000), body) };
-    const status = await post(webhook.url, headers, body, policy).catch((error: unknown) => {
-      if (error instanceof RefusedAddress) {
-        onRefused(clientId, error.message);
-        return 'refused' as const;
-      }
-      throw error;
-    });
-    if (status !== 'refused' && (status < 200 || status >= 300)) throw new Error(`the webhook ${webhook.url} answered ${status}`);
+    const target = new URL(webhook.url);
+    // The span of the POST; its context goes along as `traceparent`. The address's path and query are left out: they may hold a token.
+    await inSpan(
+      'webhook delivery',
+      {
+        kind: 'client',
+        attributes: { 'http.request.method': 'POST', 'server.address': target.hostname, 'server.port': Number(target.port) || undefined, 'webhook.event_type': event.type, 'webhook.event_id': event.id, 'webhook.client_id': clientId },
+      },
+      async (span) => {
+        const headers = {
+          'content-type': 'application/json',
+          'user-agent': 'consent-domain-config-webhooks',
+          ...signatureHeaders(webhook.secret, event.id, Math.floor(Date.now() / 1000), body),
+          ...outgoingTraceHeaders(),
+        };
+        const status = await post(webhook.url, headers, body, policy).catch((error: unknown) => {
+          if (error instanceof RefusedAddress) {
+            outcomes.refused++;
+            onRefused(clientId, error.message);
+            span.setAttributes({ 'webhook.outcome': 'refused' });
+            return 'refused' as const;
+          }
+          outcomes.failed++;
+          throw error;
+        });
+        if (status === 'refused') return;
+        span.setAttributes({ 'http.response.status_code': status });
+        if (status < 200 || status >= 300) {
+          outcomes.failed++;
+          throw new Error(`the webhook ${webhook.url} answered ${status}`);
+        }
+        outcomes.delivered++;
+      },
+    );
   }
 
   return {
@@ -89,6 +128,7 @@ export function createWebhookDeliveries(
     async work() {
       await (await boss()).work<DeliveryMessage>(QUEUE, { pollingIntervalSeconds: 0.5, localConcurrency: 2 }, async ([job]) => deliver(job!.data));
     },
+    outcomes,
   };
 }
 

@@ -11,7 +11,7 @@ export const webhookInput = z
       .meta({ description: 'Where deliveries are POSTed (JSON). A public address: loopback and private networks are refused when delivering.' }),
     rotateSecret: z.boolean().optional().meta({ description: 'Make a new signing secret (answered once); the old one stops signing at once.' }),
   })
-  .meta({ id: 'WebhookInput' });
+  .meta({ id: 'WebhookInput', examples: [{ url: 'https://hooks.example.org/consent-findings' }] });
 
 export type WebhookInput = z.output<typeof webhookInput>;
 

@@ -34,8 +34,11 @@ export const placeholderFields = fieldList({
   value: { write: placeholderValue, required: true },
 });
 
-export const placeholderCreate = createSchema(placeholderFields).meta({ id: 'PlaceholderCreate' });
-export const placeholderUpdate = updateSchema(placeholderFields).meta({ id: 'PlaceholderUpdate' });
+export const placeholderCreate = createSchema(placeholderFields).meta({
+  id: 'PlaceholderCreate',
+  examples: [{ name: 'Firma_Web', value: 'https://www.example.org' }],
+});
+export const placeholderUpdate = updateSchema(placeholderFields).meta({ id: 'PlaceholderUpdate', examples: [{ value: 'https://www.example.org/' }] });
 /** A placeholder as the service sends it. */
 export const placeholderResponse = responseSchema(placeholderFields).meta({ id: 'Placeholder' });
 
@@ -48,6 +51,13 @@ export const placeholderReplaceAll = list(placeholderCreate).superRefine((items,
     }
     seen.add(item.name);
   });
+}).meta({
+  examples: [
+    [
+      { name: 'FIRMA', value: 'Example GmbH' },
+      { name: 'Firma_Datenschutz', value: 'https://www.example.org/datenschutz' },
+    ],
+  ],
 });
 
 export type PlaceholderCreate = z.infer<typeof placeholderCreate>;

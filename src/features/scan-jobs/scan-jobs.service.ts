@@ -29,13 +29,14 @@ export function createScanJobs({
   pageLimit,
   afterSuccess,
   onAfterSuccessError,
+  observeQueued,
 }: {
   orm: MikroORM;
   scanner: Scanner;
   queue: ScanQueue;
   pageLimit: number;
-} & Pick<ScanRunner, 'afterSuccess' | 'onAfterSuccessError'>): ScanJobs {
-  const runner: ScanRunner = { orm, scanner, worker: workerName(), afterSuccess, onAfterSuccessError };
+} & Pick<ScanRunner, 'afterSuccess' | 'onAfterSuccessError' | 'observeQueued'>): ScanJobs {
+  const runner: ScanRunner = { orm, scanner, worker: workerName(), afterSuccess, onAfterSuccessError, observeQueued };
   return {
     queue,
     runner,

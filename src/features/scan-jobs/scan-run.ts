@@ -1,4 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { inSpan } from '../../kernel/tracing.ts';
+import type { ScanOutcome } from '../onboarding/scan-gate.ts';
 import { ScanError, type Scanner, type VisitedPage } from '../../scanner/scan.ts';
 import { loadCatalog } from '../catalog/catalog.ts';
 import { scanResultOf } from '../onboarding/scan-result.ts';
@@ -13,6 +15,8 @@ export type ScanRunner = {
   /** What else happens when a scan has succeeded (the permanent scan's findings); its failure is only reported. */
   afterSuccess?: (job: ScanJob) => Promise<void>;
   onAfterSuccessError?: (error: unknown) => void;
+  /** Told how each queued scan run here ended (the metrics); a scan run at once is told by the scan gate. */
+  observeQueued?: (outcome: ScanOutcome, seconds: number) => void;
 };
 
 /**
@@ -35,7 +39,20 @@ export async function runScanJob({ orm, scanner, worker, afterSuccess, onAfterSu
     progress = progress.then(() => recordScanProgress(em, id, snapshot)).catch(() => {});
   };
   try {
-    const findings = await scanner.scan(job.url, { onPage });
+    const findings = await inSpan(
+      'scan',
+      { attributes: { 'scan.job_id': id, 'scan.domain_id': job.domainId, 'scan.trigger': job.trigger, 'url.full': job.url, 'scan.page_limit': job.pageLimit } },
+      async (span) => {
+        try {
+          const found = await scanner.scan(job.url, { onPage });
+          span.setAttributes({ 'scan.outcome': 'ok', 'scan.pages_visited': pages.length });
+          return found;
+        } catch (error) {
+          span.setAttributes({ 'scan.outcome': error instanceof ScanError ? error.failure : 'crawl', 'scan.pages_visited': pages.length });
+          throw error;
+        }
+      },
+    );
     await progress;
     const result = scanResultOf(findings, await loadCatalog(em));
     await finishScanJob(em, id, { result });

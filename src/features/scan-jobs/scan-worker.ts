@@ -1,4 +1,5 @@
 import { ScanError } from '../../scanner/scan.ts';
+import type { ScanOutcome } from '../onboarding/scan-gate.ts';
 import type { ScanQueue } from './scan-queue.ts';
 import { runScanJob, type ScanRunner } from './scan-run.ts';
 import { finishScanJob } from './scan-job.store.ts';
@@ -13,9 +14,12 @@ export async function startScanWorker(queue: ScanQueue, runner: ScanRunner, conc
   await queue.work({
     concurrency,
     async run(scanJobId) {
+      const started = performance.now();
+      const observe = (outcome: ScanOutcome) => runner.observeQueued?.(outcome, (performance.now() - started) / 1000);
       try {
-        await runScanJob(runner, scanJobId);
+        if (await runScanJob(runner, scanJobId)) observe('ok');
       } catch (error) {
+        observe(error instanceof ScanError ? error.failure : 'crawl');
         if (!(error instanceof ScanError)) throw error;
       }
     },

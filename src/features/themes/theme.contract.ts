@@ -160,8 +160,33 @@ export const themeFields = fieldList({
   ...colorFields,
 });
 
-export const themeCreate = createSchema(themeFields).meta({ id: 'ThemeCreate' });
-export const themeUpdate = updateSchema(themeFields).meta({ id: 'ThemeUpdate' });
+export const themeCreate = createSchema(themeFields).meta({
+  id: 'ThemeCreate',
+  examples: [
+    {
+      name: 'Corporate',
+      widgetPosition: 'bottom',
+      primaryButtonBackgroundColor: '#1d4ed8',
+      primaryButtonForegroundColor: '#ffffff',
+      primaryButtonBorderColor: '#1d4ed8',
+      declineButtonBackgroundColor: '#1d4ed8',
+      declineButtonForegroundColor: '#ffffff',
+      declineButtonBorderColor: '#1d4ed8',
+      buttonBackgroundColor: '#ffffff',
+      buttonForegroundColor: '#1d4ed8',
+      buttonBorderColor: '#1d4ed8',
+      windowBackgroundColor: '#ffffff',
+      windowForegroundColor: '#1f2937',
+      windowLinkColor: '#1d4ed8',
+      windowBorderColor: '#d1d5db',
+      iframeBlockerBackgroundColor: '#f3f4f6',
+      iframeBlockerForegroundColor: '#1f2937',
+      iframeBlockerButtonBackgroundColor: '#1d4ed8',
+      iframeBlockerButtonForegroundColor: '#ffffff',
+    },
+  ],
+});
+export const themeUpdate = updateSchema(themeFields).meta({ id: 'ThemeUpdate', examples: [{ widgetPosition: 'bottomright', windowLinkColor: '#1e40af' }] });
 /** A theme as the service sends it: every field, defaults filled in. */
 export const themeResponse = responseSchema(themeFields).meta({ id: 'Theme' });
 

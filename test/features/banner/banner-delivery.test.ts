@@ -40,7 +40,7 @@ describe('the public banner script (app.js)', () => {
     expect(body).toContain('Wir nutzen auf dieser Website Cookies');
     // Answered before Express, yet measured like every request.
     const metrics = await service.rest('GET', '/metrics');
-    expect(metrics.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/app\.js",status="200"\} [1-9]/);
+    expect(metrics.text).toMatch(/consent_config_http_request_duration_seconds_count\{method="GET",route="\/app\.js",status="200"\} [1-9]/);
   });
 
   it('answers 304 to a current copy, and the same bytes gzipped to a browser that takes them', async () => {
