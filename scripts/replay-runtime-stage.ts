@@ -545,21 +545,24 @@ function checkSandbox(chromePath: string | undefined): void {
 
 /**
  * The image's CHROME_PATH, or, where this machine lacks it (apt-get is not replayed), the
- * Chromium of the project's @sparticuz/chromium, unpacked by the replay user into its own
- * temporary directory.
+ * Chromium of the project's @sparticuz/chromium, unpacked by root (the project may lie in a
+ * directory only root can enter, as a fresh clone in a `mktemp -d` does) into `directory`, which
+ * every user may then read, as /usr/lib/chromium in the image.
  */
-function chromiumHere(chromePath: string | undefined, env: Record<string, string>): string | undefined {
+async function chromiumHere(chromePath: string | undefined, directory: string): Promise<string | undefined> {
   if (!chromePath) return undefined;
   try {
     accessSync(chromePath, constants.X_OK);
     return chromePath;
   } catch {
-    const unpack = runAs(
-      [process.execPath, '--input-type=module', '-e', "const { default: c } = await import('@sparticuz/chromium'); process.stdout.write(await c.executablePath());"],
-      PROJECT,
-      env,
+    await mkdir(directory);
+    const unpack = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "const { default: c } = await import('@sparticuz/chromium'); process.stdout.write(await c.executablePath());"],
+      { cwd: PROJECT, env: { ...process.env, TMPDIR: directory }, encoding: 'utf8' },
     );
     if (unpack.status !== 0) throw new ReplayError(`CHROME_PATH ${chromePath} is not here, and the packaged Chromium could not be unpacked: ${unpack.stderr}`);
+    execFileSync('chmod', ['-R', 'a+rX', directory]);
     say(`   CHROME_PATH ${chromePath} is not on this machine: the project's @sparticuz/chromium stands in (${unpack.stdout})`);
     return unpack.stdout;
   }
@@ -614,9 +617,15 @@ async function main(): Promise<string[]> {
     await chown(home, REPLAY_USER.uid, REPLAY_USER.gid);
     await mkdir(temporary);
     await chmod(temporary, 0o1777);
+    // The image's node is /usr/local/bin/node; this one's lies in the project, which the replay
+    // user may not be able to enter: a copy stands in.
+    const imageBin = join(base, 'usr-local-bin');
+    await mkdir(imageBin);
+    await cp(process.execPath, join(imageBin, 'node'));
+    await chmod(join(imageBin, 'node'), 0o755);
     const env: Record<string, string> = {
       ...mapEnv(runtime.env, runtime.paths),
-      PATH: `${nodeBin}:${IMAGE_PATH}`,
+      PATH: `${imageBin}:${IMAGE_PATH}`,
       HOME: home,
       TMPDIR: temporary,
       // Not on the network of the machine running this.
@@ -624,7 +633,7 @@ async function main(): Promise<string[]> {
       PORT: String(await freePort()),
       ADMIN_API_KEY: randomBytes(24).toString('base64url'),
     };
-    const chromePath = chromiumHere(env.CHROME_PATH, env);
+    const chromePath = await chromiumHere(env.CHROME_PATH, join(base, 'chromium'));
     if (chromePath) env.CHROME_PATH = chromePath;
 
     const command = imageCommand(runtime);

@@ -16,7 +16,7 @@ import { composeScanning, permanentScanTiming, startBackgroundWork } from './bac
 import { dnsEgressPolicy, type RefusalLog } from '../scanner/address-policy.ts';
 import { keepProcessSmall } from './process-memory.ts';
 import { startTracing } from './tracing.ts';
-import { type MetricsServer, startMetricsServer } from '../http/metrics-server.ts';
+import { type InternalServer, startInternalServer } from '../http/internal-server.ts';
 import { type DrainableServer, drainableServer } from '../http/drainable-server.ts';
 
 /** The running service. */
@@ -61,7 +61,7 @@ export async function startService(): Promise<ServiceHandle> {
     throw error;
   });
   let http: DrainableServer;
-  let metricsServer: MetricsServer | undefined;
+  let metricsServer: InternalServer | undefined;
   let services: AppServices | undefined;
   /** From SIGTERM on: /readyz answers 503 while requests are still served for SHUTDOWN_DELAY_MS. */
   let stoppingNow = false;
@@ -139,7 +139,7 @@ export async function startService(): Promise<ServiceHandle> {
       .catch((error: unknown) => logger.warn({ err: error }, 'the revisions left due at the last stop could not be recorded; the next write of their domains does'));
     // METRICS_PORT: GET /metrics without a key, on a port of its own.
     if (settings.metricsPort > 0) {
-      metricsServer = await startMetricsServer({ host: settings.host, port: settings.metricsPort, registry: metrics.registry }).catch((error: NodeJS.ErrnoException) => {
+      metricsServer = await startInternalServer({ host: settings.host, port: settings.metricsPort, registry: metrics.registry }).catch((error: NodeJS.ErrnoException) => {
         throw new StartupError(`METRICS_PORT ${settings.metricsPort} cannot be listened on at ${settings.host} (${error.code ?? error.message}); set METRICS_PORT to a free port, or 0 for none`, { cause: error });
       });
     }

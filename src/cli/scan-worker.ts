@@ -7,7 +7,7 @@ import { startJobQueue } from '../db/job-queue.ts';
 import { createLogger } from '../logger.ts';
 import { scannerFromSettings } from '../scanner/index.ts';
 import { CliError } from './errors.ts';
-import { startHealthServer } from '../http/health-server.ts';
+import { startInternalServer } from '../http/internal-server.ts';
 import { startTracing } from '../app/tracing.ts';
 
 export type ScanWorkerOptions = { concurrency?: number };
@@ -38,7 +38,7 @@ export async function scanWorker(options: ScanWorkerOptions): Promise<void> {
   // Probes and scraping (SCAN_WORKER_PORT): ready while the database answers, is migrated, and the worker is not stopping.
   const health =
     settings.scanWorkerPort > 0
-      ? await startHealthServer({
+      ? await startInternalServer({
           host: settings.host,
           port: settings.scanWorkerPort,
           registry: metrics.registry,
