@@ -5,7 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { BackupOptions } from '../src/cli/backup.ts';
 import type { ClientCreateOptions } from '../src/cli/client-create.ts';
+import type { ExportOptions } from '../src/cli/config-export.ts';
+import type { ImportOptions } from '../src/cli/config-import.ts';
 import { reportFailure } from '../src/cli/errors.ts';
 import type { KeyCreateOptions } from '../src/cli/key-create.ts';
 import type { MigrateOptions } from '../src/cli/migrate.ts';
@@ -28,7 +31,7 @@ const scanConcurrency = (value: string): number => {
 
 // Each command's module (and the database and browser code behind it) loads only when it runs.
 const program = new Command('consent-config')
-  .description('Consent domain configuration service: run it, migrate its database, scan websites, manage clients, keys, the catalog and the TCF vendors.')
+  .description('Consent domain configuration service: run it, migrate its database, scan websites, manage clients, keys, the catalog and the TCF vendors, export and import configurations, back up the embedded database.')
   .version(version)
   .exitOverride()
   .showSuggestionAfterError()
@@ -108,6 +111,57 @@ key
   .requiredOption('--client <id>', 'the client id')
   .requiredOption('--name <name>', 'what the key is for')
   .action(async (options: KeyCreateOptions) => (await import('../src/cli/key-create.ts')).keyCreateCommand(options));
+
+// Configuration as code (src/features/config-as-code/) and backups of the embedded database.
+const documentFormat = () =>
+  new Option('--format <format>', 'json or yaml (default: by the name of --out, else yaml)').choices(['json', 'yaml']);
+const exportCommand = program
+  .command('export')
+  .description('write a configuration as a JSON or YAML document for `import`: without ids, API keys, passwords or the webhook secret');
+exportCommand
+  .command('domain')
+  .description("a domain's settings, placeholders, embeddings with their cookies, themes and locales")
+  .argument('<clientId>', 'the client id')
+  .argument('<domainId>', 'the domain id')
+  .addOption(documentFormat())
+  .option('--out <file>', 'write to the file (default: stdout)')
+  .action(async (clientId: string, domainId: string, options: ExportOptions) =>
+    (await import('../src/cli/config-export.ts')).exportDomainCommand(clientId, domainId, options));
+exportCommand
+  .command('client')
+  .description("a client's settings, its webhook's address and all its domains")
+  .argument('<clientId>', 'the client id')
+  .addOption(documentFormat())
+  .option('--out <file>', 'write to the file (default: stdout)')
+  .action(async (clientId: string, options: ExportOptions) => (await import('../src/cli/config-export.ts')).exportClientCommand(clientId, options));
+
+program
+  .command('import')
+  .description(
+    'show what an exported document (JSON or YAML) would change here, and apply it with --yes through the API operations; ' +
+      'exit code 0: nothing to change, 3: changes pending (nothing written), 2: the file is not a valid document',
+  )
+  .argument('<file>', 'the document (.json is read as JSON, anything else as YAML)')
+  .option('--client <clientId>', "the client to import into (a domain's file needs it; a client's file: default the client with its username, else a new one)")
+  .option('--domain <domainId>', "the domain to import a domain's file into (default: the client's domain with its address, else a new one)")
+  .option('--yes', 'apply the changes')
+  .action(async (file: string, options: ImportOptions) => (await import('../src/cli/config-import.ts')).importCommand(file, options));
+
+program
+  .command('backup')
+  .description(
+    'write a backup of the embedded database (a gzipped tar of DATA_DIR, consistent as of one moment): ' +
+      'from the running service with --from, else from DATA_DIR when no service runs on it; on PostgreSQL use pg_dump',
+  )
+  .argument('<file>', 'the backup file to write, e.g. backup.tar.gz')
+  .option('--from <url>', "the running service's address, e.g. http://127.0.0.1:4000 (needs ADMIN_API_KEY)")
+  .action(async (file: string, options: BackupOptions) => (await import('../src/cli/backup.ts')).backupCommand(file, options));
+
+program
+  .command('restore')
+  .description('restore a backup into DATA_DIR, which must be new or empty, while no service runs on it; the next start finds the data')
+  .argument('<file>', 'the backup file')
+  .action(async (file: string) => (await import('../src/cli/backup.ts')).restoreCommand(file));
 
 try {
   await program.parseAsync();

@@ -6,12 +6,13 @@
  * without it first starts are only slower.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { hasTemplateDir, readTemplate, shareTemplateDir, TEMPLATE_DIR, TEMPLATE_PATH, writeTemplate, writeTemplateDir } from '../src/db/pglite-template.ts';
+import { hasTemplateDir, readTemplate, TEMPLATE_DIR, TEMPLATE_PATH, writeTemplate, writeTemplateDir } from '../src/db/pglite-template.ts';
+import { shareTemplateDir } from '../src/db/template-copy.ts';
 
 try {
   if ((await readTemplate()) && (await hasTemplateDir())) {
     // One made before templates were shared would keep a service running as another user from copying it.
-    await shareTemplateDir().catch((error: unknown) =>
+    await shareTemplateDir(TEMPLATE_DIR).catch((error: unknown) =>
       console.warn(`could not make the PGlite template readable by every user: ${error instanceof Error ? error.message : String(error)}`),
     );
     console.log(`PGlite template present: ${TEMPLATE_DIR} (and ${TEMPLATE_PATH})`);

@@ -16,6 +16,7 @@ import { authentication } from '../http/authentication.ts';
 import { corsFor, rateLimitBannerMisses, rateLimitConsentIntake, rateLimitFailedAuthentication, rateLimitPerKey, rateLimitScriptReports, securityHeaders } from '../http/hardening.ts';
 import { SCRIPT_REPORT_PATH, scriptReportRouter } from '../features/script-findings/script-report.routes.ts';
 import { requestLogging } from '../http/logging.ts';
+import { BACKUP_PATH, backupHandler } from '../http/backup.ts';
 import { traceRequests } from '../http/tracing.ts';
 import { tracingEnabled } from '../kernel/tracing.ts';
 import { inSequence } from '../http/in-sequence.ts';
@@ -119,6 +120,8 @@ export function buildApp({ orm, logger, services, metrics, options, stopping }: 
     ),
   );
   app.get('/metrics', metrics.serve);
+  // A backup of the embedded database while it runs: administrator only (http/backup.ts).
+  app.get(BACKUP_PATH, backupHandler(orm, logger));
 
   const yoga = createGraphqlHandler(schema, logger, { development: options.development, metrics });
   app.use(yoga.graphqlEndpoint, readJsonBody);

@@ -47,6 +47,15 @@ function keepWebAssemblyOnBaselineCompiler(): void {
 }
 
 /**
+ * The embedded databases this process runs, by the URL of their socket (what the ORM connects to):
+ * a backup made through the running service reads its PGlite here (db/embedded-backup.ts).
+ */
+const running = new Map<string, PGlite>();
+
+/** The PGlite serving `url` in this process, if it is an embedded database of this process. */
+export const embeddedDatabaseAt = (url: string): PGlite | undefined => running.get(url);
+
+/**
  * Starts PGlite with its files in `dataDir` (`memory://` keeps nothing) and serves it on
  * 127.0.0.1 on a free port. PGlite is a single session that the socket server shares between
  * connections by queueing their messages; the service connects through a pool of one connection
@@ -85,9 +94,12 @@ export async function startEmbeddedPostgres(dataDir: string, options: LockOption
     await server.start();
     const [host, port] = server.getServerConn().split(':');
     const opened = db;
+    const url = `postgres://postgres@${host}:${port}/postgres`;
+    running.set(url, opened);
     return {
-      url: `postgres://postgres@${host}:${port}/postgres`,
+      url,
       async stop() {
+        running.delete(url);
         try {
           await server.stop();
           await opened.close();

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTemplateDir } from '../../src/db/pglite-template.ts';
@@ -15,7 +16,7 @@ import { writeTemplateDir } from '../../src/db/pglite-template.ts';
 
 const run = promisify(execFile);
 const NOBODY = 65534;
-const TEMPLATE_MODULE = new URL('../../src/db/pglite-template.ts', import.meta.url).href;
+const TEMPLATE_COPY_MODULE = fileURLToPath(new URL('../../src/db/template-copy.ts', import.meta.url));
 
 let base: string;
 let templateDir: string;
@@ -44,14 +45,23 @@ async function modesWithin(directory: string): Promise<Map<string, { mode: numbe
   return modes;
 }
 
-/** copyTemplate run by `nobody` in a process of its own; resolves to what it returned. */
+/**
+ * The copy run by `nobody` in a process of its own; resolves to what it returned. The module and
+ * node are copied where nobody may read them (the project may lie in a directory only root can
+ * enter, as a fresh clone in a `mktemp -d` does); template-copy.ts needs only Node's own modules.
+ */
 async function copyAsNobody(dataDir: string): Promise<string> {
-  const script = `const { copyTemplate } = await import(process.env.TEMPLATE_MODULE);
-process.stdout.write(String(await copyTemplate(process.env.DATA_DIR, process.env.TEMPLATE_DIR)));`;
+  const tools = join(base, 'tools');
+  await mkdir(tools, { recursive: true });
+  await copyFile(TEMPLATE_COPY_MODULE, join(tools, 'template-copy.ts'));
+  await copyFile(process.execPath, join(tools, 'node'));
+  await chmod(join(tools, 'node'), 0o755);
+  const script = `const { copyTemplateDir } = await import(process.env.TEMPLATE_MODULE);
+process.stdout.write(String(await copyTemplateDir(process.env.TEMPLATE_DIR, process.env.DATA_DIR)));`;
   const { stdout } = await run(
     'setpriv',
-    ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--input-type=module', '-e', script],
-    { env: { PATH: process.env.PATH, TEMPLATE_MODULE, DATA_DIR: dataDir, TEMPLATE_DIR: templateDir } },
+    ['--reuid=nobody', '--regid=nogroup', '--clear-groups', join(tools, 'node'), '--input-type=module', '-e', script],
+    { cwd: tools, env: { PATH: process.env.PATH, TEMPLATE_MODULE: pathToFileURL(join(tools, 'template-copy.ts')).href, DATA_DIR: dataDir, TEMPLATE_DIR: templateDir } },
   );
   return stdout;
 }

@@ -127,7 +127,8 @@ export function mountTcfLayers(options: TcfLayersOptions): TcfLayers {
             partnersHeading.scrollIntoView({ block: 'start' });
             partnersHeading.focus();
           }, 50);
-        toPartners(40);
+        // Up to 10 s: a slow device (or a loaded test machine) may take seconds for the animation.
+        toPartners(200);
       });
       const notice = element(
         'div',
