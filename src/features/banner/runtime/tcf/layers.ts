@@ -120,15 +120,17 @@ export function mountTcfLayers(options: TcfLayersOptions): TcfLayers {
       const open = element('button', { type: 'button', class: 'ccm-tcf-open' }, filledIn(words.showPartners, { count: vendors.length }));
       open.addEventListener('click', () => {
         options.openSecondLayer();
-        // Once cookieconsent has shown the settings and moved the focus into them (after its animation): on to the partners.
+        // Once cookieconsent has shown the settings and moved the focus into them (after its
+        // animation): on to the partners. Where its focus has not come within 3 s (a slow device;
+        // a browser that does not focus a page in the background), the partners get it anyway.
         const toPartners = (tries: number) =>
           setTimeout(() => {
-            if (!partnersHeading || !document.activeElement?.closest('.pm')) return tries > 0 && toPartners(tries - 1);
+            if (!partnersHeading?.isConnected) return tries > 0 && toPartners(tries - 1);
+            if (!document.activeElement?.closest('.pm') && tries > 0) return toPartners(tries - 1);
             partnersHeading.scrollIntoView({ block: 'start' });
             partnersHeading.focus();
           }, 50);
-        // Up to 10 s: a slow device (or a loaded test machine) may take seconds for the animation.
-        toPartners(200);
+        toPartners(60);
       });
       const notice = element(
         'div',
